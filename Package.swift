@@ -1,0 +1,41 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "Stash",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "StashModel", targets: ["StashModel"]),
+    .library(name: "JSONLines", targets: ["JSONLines"]),
+    .executable(name: "stash", targets: ["stash"]),
+    .executable(name: "stash-bench", targets: ["StashBench"]),
+  ],
+  targets: [
+    // Records, schemas, canonical snapshots, SHA-256, CRC-32 and our JSON reader/writer.
+    .target(name: "StashModel"),
+    // The durable JSON-lines transaction log both stores are written with.
+    .target(name: "JSONLines", dependencies: ["StashModel"]),
+    // The small table-driven command-line parser the `stash` tool is built on.
+    .target(name: "ArgumentParsing"),
+    .executableTarget(name: "stash", dependencies: ["ArgumentParsing"]),
+    .executableTarget(name: "StashBench", dependencies: ["StashModel"]),
+
+    // Helpers shared by the tests: temporary folders, seeded randomness, fixtures.
+    .target(name: "StashTestSupport", dependencies: ["StashModel", "JSONLines"]),
+    .testTarget(name: "StashModelTests", dependencies: ["StashModel", "JSONLines", "StashTestSupport"]),
+    .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines", "StashTestSupport"]),
+    .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+// One set of settings for every target, applied in one place.
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+  if target.type == .regular {
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+  }
+  target.swiftSettings = settings
+}

@@ -1,0 +1,174 @@
+/// The file operations the log and the stores need, as a seam for fault injection.
+///
+/// `POSIXFileSystem` is the real implementation. Tests wrap it with one that fails or tears
+/// writes on cue (`FaultInjectingFileSystem` in `StashTestSupport`), instead of flipping
+/// global switches.
+public protocol FileSystem: Sendable {
+  /// Opens a file.
+  ///
+  /// - Parameters:
+  ///   - path: The file's path.
+  ///   - mode: How to open it; created files get permissions 0600.
+  /// - Returns: The open descriptor, which the caller closes.
+  /// - Throws: ``FileSystemError`` with the operation and `errno`.
+  func open(_ path: String, _ mode: OpenMode) throws(FileSystemError) -> FileDescriptor
+
+  /// Closes a descriptor; errors are ignored (the data was already synchronized).
+  func close(_ file: FileDescriptor)
+
+  /// Reads up to `buffer.count` bytes at `offset`; returns how many were read (0 at the end).
+  func read(
+    _ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
+  ) throws(FileSystemError) -> Int
+
+  /// Writes all of `bytes` at `offset`, or throws.
+  func write(
+    _ file: FileDescriptor, _ bytes: UnsafeRawBufferPointer, at offset: Int64
+  ) throws(FileSystemError)
+
+  /// Flushes the file's data to stable storage (`F_FULLFSYNC` on Apple, `fsync` elsewhere).
+  func synchronize(_ file: FileDescriptor) throws(FileSystemError)
+
+  /// Cuts the file to `size` bytes.
+  func truncate(_ file: FileDescriptor, to size: Int64) throws(FileSystemError)
+
+  /// The identity and size of an open file.
+  func identity(of file: FileDescriptor) throws(FileSystemError) -> FileIdentity
+
+  /// The identity and size of the file at `path`, or `nil` when there is none.
+  func identity(atPath path: String) throws(FileSystemError) -> FileIdentity?
+
+  /// Renames `source` to `destination`, replacing it atomically if it exists.
+  func rename(_ source: String, to destination: String) throws(FileSystemError)
+
+  /// Flushes a folder's entries (after a create or a rename) to stable storage.
+  func synchronizeDirectory(_ path: String) throws(FileSystemError)
+
+  /// Creates a folder with permissions 0700 (and its missing parents); an existing one is fine.
+  func makeDirectory(_ path: String) throws(FileSystemError)
+
+  /// Removes a file; a missing file is fine.
+  func removeFile(_ path: String) throws(FileSystemError)
+
+  /// The names in a folder (without `.` and `..`), unsorted.
+  func contentsOfDirectory(_ path: String) throws(FileSystemError) -> [String]
+
+  /// Tries to take an exclusive advisory lock (`flock`) without waiting.
+  ///
+  /// - Returns: `false` when another open file description holds it.
+  func tryLock(_ file: FileDescriptor) throws(FileSystemError) -> Bool
+
+  /// Releases an advisory lock taken with ``tryLock(_:)``.
+  func unlock(_ file: FileDescriptor)
+}
+
+/// An open file descriptor.
+public struct FileDescriptor: Hashable, Sendable {
+  /// The POSIX descriptor number.
+  public let rawValue: Int32
+
+  /// Wraps a descriptor number.
+  public init(rawValue: Int32) { self.rawValue = rawValue }
+}
+
+/// How to open a file.
+public enum OpenMode: Sendable {
+  /// Read only; the file must exist.
+  case readOnly
+  /// Read and write; the file must exist.
+  case readWrite
+  /// Read and write; created (0600) when missing.
+  case readWriteCreate
+  /// Read and write; a new file (0600) that must not exist yet.
+  case createNew
+}
+
+/// Which file this is (device and inode) and how long it is.
+public struct FileIdentity: Hashable, Sendable {
+  /// The device the file lives on.
+  public let device: UInt64
+  /// The file's inode number: it changes when the file is replaced by a rename.
+  public let inode: UInt64
+  /// The file's length in bytes.
+  public let size: Int64
+  /// The permission bits (such as 0o600).
+  public let permissions: UInt16
+
+  /// Describes a file.
+  public init(device: UInt64, inode: UInt64, size: Int64, permissions: UInt16) {
+    self.device = device
+    self.inode = inode
+    self.size = size
+    self.permissions = permissions
+  }
+
+  /// Whether two identities name the same file (whatever their sizes).
+  public func isSameFile(as other: FileIdentity) -> Bool {
+    device == other.device && inode == other.inode
+  }
+}
+
+/// A file operation that failed, with the path and the system's reason.
+public struct FileSystemError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What was being done, such as `"write"` or `"fsync"`.
+  public let operation: String
+  /// The file or folder concerned.
+  public let path: String
+  /// The POSIX error number (0 when the failure was not a system call's).
+  public let code: Int32
+  /// The system's description of `code`.
+  public let reason: String
+
+  /// Describes a failure.
+  public init(operation: String, path: String, code: Int32, reason: String) {
+    self.operation = operation
+    self.path = path
+    self.code = code
+    self.reason = reason
+  }
+
+  public var description: String { "Could not \(operation) '\(path)': \(reason)" }
+}
+
+extension FileSystem {
+  /// Writes all of `bytes` at `offset`.
+  ///
+  /// - Throws: ``FileSystemError``.
+  public func write(
+    _ file: FileDescriptor, _ bytes: [UInt8], at offset: Int64
+  ) throws(FileSystemError) {
+    let failure: FileSystemError? = bytes.withUnsafeBytes { raw -> FileSystemError? in
+      do throws(FileSystemError) {
+        try self.write(file, raw, at: offset)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  /// Reads up to `count` bytes at `offset`; fewer at the end of the file.
+  ///
+  /// - Throws: ``FileSystemError``.
+  public func read(
+    _ file: FileDescriptor, count: Int, at offset: Int64
+  ) throws(FileSystemError) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var total = 0
+    while total < count {
+      let result: Result<Int, FileSystemError> = bytes.withUnsafeMutableBytes { raw in
+        Result { () throws(FileSystemError) in
+          try self.read(
+            file, into: UnsafeMutableRawBufferPointer(rebasing: raw[total...]),
+            at: offset + Int64(total))
+        }
+      }
+      let count = try result.get()
+      if count == 0 { break }
+      total += count
+    }
+    bytes.removeLast(count - total)
+    return bytes
+  }
+}

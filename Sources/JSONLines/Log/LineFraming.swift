@@ -1,0 +1,111 @@
+import StashModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How one line of a log is framed and checked.
+///
+/// Every line is one JSON object that starts with a fixed 18-byte prefix holding the CRC-32 of
+/// the rest of the line (everything after the prefix, without the newline):
+///
+/// ```
+/// {"crc":"1a2b3c4d","tx":7,"op":{...}}
+/// └──── prefix ────┘└──── checksummed ───┘
+/// ```
+/// In Python: `zlib.crc32(line[18:]) == int(line[8:16], 16)`.
+enum LineFraming {
+  /// The length of `{"crc":"xxxxxxxx",`.
+  static let prefixLength = 18
+  private static let opening = Array(#"{"crc":""#.utf8)
+  private static let hexDigits = Array("0123456789abcdef".utf8)
+
+  /// Appends one framed line (with its newline) whose body `write` appends after the prefix.
+  ///
+  /// - Parameters:
+  ///   - out: The buffer to append to.
+  ///   - write: Appends the rest of the object, e.g. `"tx":7,"op":{...}}`.
+  static func appendLine(to out: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
+    let start = out.count
+    out.append(contentsOf: opening)
+    out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: 8))
+    out.append(UInt8(ascii: "\""))
+    out.append(UInt8(ascii: ","))
+    let bodyStart = out.count
+    write(&out)
+    let crc = out.withUnsafeBytes { raw in
+      CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[bodyStart...]))
+    }
+    for index in 0..<8 {
+      let nibble = (crc >> UInt32(28 - 4 * index)) & 0xF
+      out[start + opening.count + index] = hexDigits[Int(nibble)]
+    }
+    out.append(UInt8(ascii: "\n"))
+  }
+
+  /// Checks a line's checksum and parses it.
+  ///
+  /// - Parameter line: The line's bytes without its newline.
+  /// - Returns: The parsed object, or why the line is not valid.
+  static func decode(_ line: UnsafeRawBufferPointer) -> Result<JSONObject, LineProblem> {
+    guard line.count > prefixLength, line.starts(with: opening),
+      line[16] == UInt8(ascii: "\""), line[17] == UInt8(ascii: ",")
+    else { return .failure(.malformed("it does not start with a checksum")) }
+    var stored: UInt32 = 0
+    for index in 8..<16 {
+      guard let nibble = hexValue(line[index]) else {
+        return .failure(.malformed("its checksum is not hexadecimal"))
+      }
+      stored = stored << 4 | nibble
+    }
+    let actual = CRC32.checksum(UnsafeRawBufferPointer(rebasing: line[prefixLength...]))
+    guard actual == stored else { return .failure(.checksum) }
+    do {
+      guard case .object(let object) = try JSONParser.parse(line) else {
+        return .failure(.malformed("it is not a JSON object"))
+      }
+      return .success(object)
+    } catch {
+      return .failure(.malformed("its JSON does not parse: \(error.reason)"))
+    }
+  }
+
+  /// The offset of the first newline in `bytes` at or after `start`, or `nil`.
+  static func newline(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    guard start < bytes.count, let base = bytes.baseAddress else { return nil }
+    guard let found = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start) else {
+      return nil
+    }
+    return base.distance(to: UnsafeRawPointer(found))
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt32? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+    default: nil
+    }
+  }
+}
+
+/// Why a line is not valid.
+enum LineProblem: Error, Equatable {
+  /// The checksum does not match the bytes.
+  case checksum
+  /// The line is not a framed JSON object.
+  case malformed(String)
+  /// The line has no newline: the write stopped inside it.
+  case unterminated
+
+  var reason: String {
+    switch self {
+    case .checksum: "its checksum does not match its bytes"
+    case .malformed(let why): why
+    case .unterminated: "it ends without a newline (a write stopped inside it)"
+    }
+  }
+}

@@ -1,0 +1,67 @@
+public import StashModel
+
+/// The first line of a log: what kind of file it is and whose.
+public struct LogHeader: Hashable, Sendable {
+  /// The kind of file, such as `"stash.local"` or `"stash.mirror"`.
+  public var format: String
+  /// The format version that wrote the file.
+  public var version: Int
+  /// The store's identifier, made when the file was created.
+  public var storeID: StoreID
+  /// The device that created the file.
+  public var deviceID: DeviceID
+  /// When the file was created.
+  public var created: Timestamp
+
+  /// Describes a new log.
+  public init(
+    format: String, version: Int, storeID: StoreID, deviceID: DeviceID, created: Timestamp
+  ) {
+    self.format = format
+    self.version = version
+    self.storeID = storeID
+    self.deviceID = deviceID
+    self.created = created
+  }
+
+  /// The header's JSON object, as written after `"header":`.
+  var json: JSONObject {
+    [
+      "format": .string(format),
+      "version": .integer(Int64(version)),
+      "store": .string(storeID.rawValue),
+      "device": .string(deviceID.rawValue),
+      "created": .double(created.secondsSince1970),
+    ]
+  }
+
+  /// Reads a header object; `nil` when a field is missing or malformed.
+  init?(json: JSONObject) {
+    guard case .string(let format)? = json["format"],
+      case .integer(let version)? = json["version"],
+      case .string(let store)? = json["store"], let storeID = StoreID(store),
+      case .string(let device)? = json["device"], let deviceID = DeviceID(device),
+      let seconds = json["created"]?.exactDouble,
+      let created = Timestamp(secondsSince1970: seconds)
+    else { return nil }
+    self.init(
+      format: format, version: Int(version), storeID: storeID, deviceID: deviceID,
+      created: created)
+  }
+}
+
+/// One committed transaction, as the log hands it to its store.
+public struct Transaction: Sendable {
+  /// The transaction's number: 1 for the first after the header, then one more each time.
+  public let sequence: Int64
+  /// Its operations, in the order they were written.
+  public let operations: [Operation]
+}
+
+/// One operation line of a committed transaction.
+public struct Operation: Sendable {
+  /// The line number in the file (the header is line 1), for error messages.
+  public let line: Int
+  /// The operation as the store wrote it.
+  public let object: JSONObject
+}

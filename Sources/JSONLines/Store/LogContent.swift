@@ -1,0 +1,40 @@
+public import StashModel
+
+/// The in-memory state a store rebuilds from its log, and the changes that build it.
+///
+/// A store has one vocabulary of changes: a save turns them into operation lines, and opening
+/// replays the lines through the same ``apply(_:)``. Keeping one path for both is what makes
+/// the memory after a save equal to the memory after a reopen.
+public protocol LogContent: Sendable {
+  /// One change, as one operation line says it.
+  associatedtype Change: Sendable
+  /// What decoding needs besides the line (for example the schema registry).
+  associatedtype Context: Sendable
+
+  /// The header's `format`, such as `"stash.local"`.
+  static var format: String { get }
+  /// The newest format version this code reads and writes.
+  static var version: Int { get }
+
+  /// The empty content of a log with this header.
+  init(header: LogHeader, context: Context)
+
+  /// Applies one committed change. Must not fail: every change that can be written can be
+  /// applied.
+  mutating func apply(_ change: Change)
+
+  /// Reads one operation line.
+  ///
+  /// - Throws: ``ModelError`` saying what is wrong; the store reports it with the line number.
+  func change(from operation: JSONObject) throws(ModelError) -> Change
+
+  /// The operation line of a change.
+  static func operation(for change: Change) -> JSONObject
+
+  /// The changes that rebuild exactly this content (what compaction writes).
+  var changesForCompaction: [Change] { get }
+
+  /// How many changes compaction would write: the store compacts when the file holds many
+  /// more lines than this.
+  var liveChangeCount: Int { get }
+}

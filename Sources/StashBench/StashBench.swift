@@ -1,0 +1,67 @@
+import Foundation
+
+/// The `stash-bench` tool: runs the benchmark named by its first argument.
+///
+/// Each subcommand lives in its own file as one function that takes the remaining
+/// arguments and returns the exit status; add a benchmark by adding a ``BenchCommand`` to
+/// ``StashBench/commands``. An unknown or missing subcommand prints the usage on stderr
+/// and exits with status 2.
+@main
+enum StashBench {
+  /// Every subcommand, in the order the usage lists them.
+  static let commands: [BenchCommand] = [
+    BenchCommand(
+      name: "sha256", arguments: "FILE...",
+      summary: "SHA-256 of each file, printed like sha256sum; throughput on stderr",
+      run: sha256Benchmark),
+    BenchCommand(
+      name: "crc32", arguments: "FILE...",
+      summary: "CRC-32 (zlib) of each file as 8 hex digits; throughput on stderr",
+      run: crc32Benchmark),
+  ]
+
+  /// Dispatches to the subcommand named by the first argument and exits with its status.
+  static func main() {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    guard let name = arguments.first, let command = commands.first(where: { $0.name == name })
+    else {
+      if let name = arguments.first {
+        printError("stash-bench: unknown subcommand '\(name)'")
+      }
+      printError(usage)
+      exit(2)
+    }
+    exit(command.run(Array(arguments.dropFirst())))
+  }
+
+  /// The usage text listing every subcommand.
+  static var usage: String {
+    let width = commands.map { $0.name.count + $0.arguments.count + 1 }.max() ?? 0
+    var lines = ["usage: stash-bench <subcommand> [arguments]", "", "subcommands:"]
+    for command in commands {
+      let head = "\(command.name) \(command.arguments)"
+      let padding = String(repeating: " ", count: width - head.count)
+      lines.append("  \(head)\(padding)  \(command.summary)")
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// One `stash-bench` subcommand.
+struct BenchCommand: Sendable {
+  /// The word that selects it, such as `sha256`.
+  let name: String
+  /// Its arguments as the usage shows them, such as `FILE...`.
+  let arguments: String
+  /// One line saying what it measures.
+  let summary: String
+  /// Runs it with the arguments after its name and returns the exit status.
+  let run: @Sendable ([String]) -> Int32
+}
+
+/// Writes one line to standard error.
+///
+/// - Parameter message: The line, without its newline.
+func printError(_ message: String) {
+  FileHandle.standardError.write(Data((message + "\n").utf8))
+}

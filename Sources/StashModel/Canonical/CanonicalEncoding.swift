@@ -1,0 +1,116 @@
+/// The canonical byte encoding of records and tombstones, the input of every snapshot hash.
+///
+/// The layout is documented byte by byte in `Fixtures/README.md`; this file and that text must
+/// change together (and `Fixtures/snapshots/` pins both). In short, all integers big-endian:
+///
+/// ```
+/// record    = 0x01 'R' str(model) str(recordID) u32(n) { str(fieldName) value }×n
+/// tombstone = 0x01 'T' str(model) str(recordID) f64(deletedAt) digest(deletedHash)
+/// str(s)    = u32(byte count of s in UTF-8) bytes
+/// value     = 's' str | 'i' i64 | 'd' f64 | 't' f64 | 'b' u8 | 'h' digest u64(size)
+///           | 'r' str(recordID)
+/// optional  = 0x00 (absent) | 0x01 value
+/// ```
+/// Only fields that are not device-local are encoded, in schema order; `n` counts them.
+/// `f64` is the IEEE-754 bit pattern of a `Double` (a date: its seconds since 1970).
+public enum CanonicalEncoding {
+  /// The version byte every snapshot starts with.
+  public static let version: UInt8 = 0x01
+
+  /// The canonical bytes of a record.
+  public static func bytes(of record: Record) -> [UInt8] {
+    var out = [UInt8]()
+    out.reserveCapacity(256)
+    append(record, to: &out)
+    return out
+  }
+
+  /// The canonical bytes of a tombstone.
+  public static func bytes(of tombstone: Tombstone) -> [UInt8] {
+    var out = [UInt8]()
+    out.reserveCapacity(128)
+    append(tombstone, to: &out)
+    return out
+  }
+
+  /// Appends the canonical bytes of a record to `out`.
+  public static func append(_ record: Record, to out: inout [UInt8]) {
+    out.append(version)
+    out.append(UInt8(ascii: "R"))
+    appendString(record.schema.model, to: &out)
+    appendString(record.id.rawValue, to: &out)
+    let fields = record.schema.fields
+    let hashedCount = fields.reduce(0) { $0 + ($1.isDeviceLocal ? 0 : 1) }
+    appendUInt32(UInt32(hashedCount), to: &out)
+    for (field, value) in zip(fields, record.values) where !field.isDeviceLocal {
+      appendString(field.name, to: &out)
+      appendValue(value, of: field.type, to: &out)
+    }
+  }
+
+  /// Appends the canonical bytes of a tombstone to `out`.
+  public static func append(_ tombstone: Tombstone, to out: inout [UInt8]) {
+    out.append(version)
+    out.append(UInt8(ascii: "T"))
+    appendString(tombstone.model, to: &out)
+    appendString(tombstone.id.rawValue, to: &out)
+    appendUInt64(tombstone.deletedAt.secondsSince1970.bitPattern, to: &out)
+    tombstone.deletedHash.digest.appendBytes(to: &out)
+  }
+
+  private static func appendValue(_ value: FieldValue, of type: FieldType, to out: inout [UInt8]) {
+    if case .optional(let wrapped) = type {
+      if case .none = value {
+        out.append(0x00)
+      } else {
+        out.append(0x01)
+        appendValue(value, of: wrapped, to: &out)
+      }
+      return
+    }
+    switch value {
+    case .string(let text):
+      out.append(UInt8(ascii: "s"))
+      appendString(text, to: &out)
+    case .integer(let number):
+      out.append(UInt8(ascii: "i"))
+      appendUInt64(UInt64(bitPattern: number), to: &out)
+    case .double(let number):
+      out.append(UInt8(ascii: "d"))
+      appendUInt64(number.bitPattern, to: &out)
+    case .date(let time):
+      out.append(UInt8(ascii: "t"))
+      appendUInt64(time.secondsSince1970.bitPattern, to: &out)
+    case .bool(let flag):
+      out.append(UInt8(ascii: "b"))
+      out.append(flag ? 0x01 : 0x00)
+    case .blob(let blob):
+      out.append(UInt8(ascii: "h"))
+      blob.digest.appendBytes(to: &out)
+      appendUInt64(UInt64(bitPattern: blob.size), to: &out)
+    case .reference(let id):
+      out.append(UInt8(ascii: "r"))
+      appendString(id.rawValue, to: &out)
+    case .none:
+      // Records are validated against their schema, so `.none` only occurs in optionals.
+      preconditionFailure("A non-optional field holds no value")
+    }
+  }
+
+  private static func appendString(_ text: String, to out: inout [UInt8]) {
+    appendUInt32(UInt32(text.utf8.count), to: &out)
+    out.append(contentsOf: text.utf8)
+  }
+
+  private static func appendUInt32(_ number: UInt32, to out: inout [UInt8]) {
+    for shift in stride(from: 24, through: 0, by: -8) {
+      out.append(UInt8(truncatingIfNeeded: number >> UInt32(shift)))
+    }
+  }
+
+  private static func appendUInt64(_ number: UInt64, to out: inout [UInt8]) {
+    for shift in stride(from: 56, through: 0, by: -8) {
+      out.append(UInt8(truncatingIfNeeded: number >> UInt64(shift)))
+    }
+  }
+}

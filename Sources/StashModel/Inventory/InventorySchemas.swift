@@ -1,0 +1,57 @@
+/// The three models of the inventory, as schemas the engine works with.
+///
+/// The field order here is the canonical hash order: changing it changes every hash, so it
+/// is pinned by `Fixtures/snapshots/`.
+public enum InventorySchemas {
+  /// `item`: a product on a shelf.
+  public static let item: Schema = try! Schema(
+    model: "item",
+    fields: [
+      FieldSpec("name", .string),
+      FieldSpec("brand", .optional(.string)),
+      FieldSpec("quantity", .integer),
+      FieldSpec("unit", .string),
+      FieldSpec("notes", .string),
+      FieldSpec("photo", .optional(.blob)),
+      FieldSpec("locationID", .optional(.reference(model: "location"))),
+      FieldSpec("lowStockThreshold", .optional(.integer)),
+      FieldSpec("barcode", .optional(.string)),
+      FieldSpec("createdAt", .date),
+      FieldSpec("updatedAt", .date),
+    ])
+
+  /// `location`: a saved place, optionally with coordinates for reminders.
+  public static let location: Schema = try! Schema(
+    model: "location",
+    fields: [
+      FieldSpec("name", .string),
+      FieldSpec("latitude", .optional(.double)),
+      FieldSpec("longitude", .optional(.double)),
+      FieldSpec("radius", .optional(.double)),
+      FieldSpec("notes", .string),
+      FieldSpec("createdAt", .date),
+      FieldSpec("updatedAt", .date),
+    ])
+
+  /// `reminder`: a message shown on arriving at or leaving a location.
+  ///
+  /// `notificationIdentifier` is device-local: it names the notification this device
+  /// scheduled, so it is neither hashed nor copied.
+  public static let reminder: Schema = try! Schema(
+    model: "reminder",
+    fields: [
+      FieldSpec("locationID", .reference(model: "location")),
+      FieldSpec("itemID", .optional(.reference(model: "item"))),
+      FieldSpec("message", .string),
+      FieldSpec("trigger", .string),
+      FieldSpec("enabled", .bool),
+      FieldSpec("notificationIdentifier", .optional(.string), deviceLocal: true),
+      FieldSpec("createdAt", .date),
+      FieldSpec("updatedAt", .date),
+    ])
+
+  /// A registry with the three inventory schemas.
+  public static var registry: SchemaRegistry {
+    try! SchemaRegistry([item, location, reminder])
+  }
+}

@@ -1,0 +1,88 @@
+/// The limits the inventory models enforce, in one place.
+///
+/// They exist to refuse nonsense early with a clear message (an empty name, a quantity of a
+/// trillion, a latitude of 200), not to police taste.
+public enum Limits {
+  /// The longest name, brand, unit or barcode, in characters.
+  public static let shortText = 200
+  /// The longest notes or reminder message, in characters.
+  public static let longText = 10_000
+  /// The largest quantity or low-stock threshold.
+  public static let maximumQuantity: Int64 = 1_000_000
+  /// The largest reminder radius, in metres.
+  public static let maximumRadius = 100_000.0
+}
+
+/// Validation helpers shared by the inventory models.
+enum Validate {
+  /// A name: not empty after trimming spaces, no control characters, at most `Limits.shortText`.
+  static func name(_ text: String, of what: String) throws(ModelError) {
+    guard !text.allSatisfy(\.isWhitespace) else {
+      throw ModelError("A \(what) needs a name that is not empty")
+    }
+    try shortText(text, field: "name", of: what)
+  }
+
+  /// A one-line text: no control characters, at most `Limits.shortText` characters.
+  static func shortText(_ text: String, field: String, of what: String) throws(ModelError) {
+    guard text.count <= Limits.shortText else {
+      throw ModelError(
+        "The \(what) \(field) '\(text.prefix(40))...' is longer than \(Limits.shortText) characters"
+      )
+    }
+    guard !text.unicodeScalars.contains(where: isControl) else {
+      throw ModelError("The \(what) \(field) '\(text)' contains a control character")
+    }
+  }
+
+  /// A free text: tabs and newlines allowed, at most `Limits.longText` characters.
+  static func longText(_ text: String, field: String, of what: String) throws(ModelError) {
+    guard text.count <= Limits.longText else {
+      throw ModelError("The \(what) \(field) is longer than \(Limits.longText) characters")
+    }
+    let allowed: Set<Unicode.Scalar> = ["\n", "\t", "\r"]
+    guard !text.unicodeScalars.contains(where: { isControl($0) && !allowed.contains($0) }) else {
+      throw ModelError("The \(what) \(field) contains a control character")
+    }
+  }
+
+  /// A count: 0 through `Limits.maximumQuantity`.
+  static func quantity(_ number: Int64, field: String, of what: String) throws(ModelError) {
+    guard number >= 0 else {
+      throw ModelError("The \(what) \(field) cannot be negative ('\(number)')")
+    }
+    guard number <= Limits.maximumQuantity else {
+      throw ModelError(
+        "The \(what) \(field) '\(number)' is more than \(Limits.maximumQuantity); check the number")
+    }
+  }
+
+  /// A finite number within a closed range.
+  static func number(
+    _ value: Double, in range: ClosedRange<Double>, field: String, of what: String
+  ) throws(ModelError) {
+    guard value.isFinite, range.contains(value) else {
+      throw ModelError(
+        "The \(what) \(field) '\(value)' is outside \(range.lowerBound)...\(range.upperBound)")
+    }
+  }
+
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+  }
+}
+
+extension String {
+  /// Decodes UTF-8 bytes, refusing invalid sequences instead of repairing them.
+  ///
+  /// - Parameters:
+  ///   - bytes: The candidate bytes.
+  ///   - what: Names the text in the error, e.g. `"item name"`.
+  /// - Throws: ``ModelError`` when the bytes are not valid UTF-8.
+  public init(validatingUTF8Bytes bytes: some Collection<UInt8>, what: String) throws(ModelError) {
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw ModelError("The \(what) is not valid UTF-8 text")
+    }
+    self = text
+  }
+}

@@ -1,0 +1,111 @@
+/// One field of a schema: its name, type, and whether it belongs to this device only.
+public struct FieldSpec: Hashable, Sendable {
+  /// The field's name, as written in store lines and in the canonical encoding.
+  public let name: String
+  /// The field's type.
+  public let type: FieldType
+  /// A device-local field is neither hashed nor copied between stores (a reminder's
+  /// notification identifier belongs to the device that scheduled the notification).
+  public let isDeviceLocal: Bool
+
+  /// Describes one field.
+  public init(_ name: String, _ type: FieldType, deviceLocal: Bool = false) {
+    self.name = name
+    self.type = type
+    self.isDeviceLocal = deviceLocal
+  }
+}
+
+/// The ordered fields of one model.
+///
+/// A schema fixes the order in which fields are hashed. Stores, the reconciler and the
+/// transport work on records and schemas only; the inventory's three models are schemas, and
+/// another tool can embed the engine with schemas of its own.
+public final class Schema: Hashable, Sendable, CustomStringConvertible {
+  /// The model name, such as `"item"`.
+  public let model: String
+  /// The fields in canonical order.
+  public let fields: [FieldSpec]
+  private let indexByName: [String: Int]
+
+  /// Describes a model.
+  ///
+  /// - Parameters:
+  ///   - model: A non-empty name.
+  ///   - fields: Distinct names; device-local fields must be optional, since the receiving
+  ///     side of a copy starts them empty.
+  /// - Throws: ``ModelError`` when the description breaks those rules.
+  public init(model: String, fields: [FieldSpec]) throws(ModelError) {
+    guard !model.isEmpty else { throw ModelError("A schema needs a model name") }
+    var index = [String: Int]()
+    for (position, field) in fields.enumerated() {
+      guard index.updateValue(position, forKey: field.name) == nil else {
+        throw ModelError("Schema '\(model)' declares field '\(field.name)' twice")
+      }
+      if field.isDeviceLocal, case .optional = field.type {
+      } else if field.isDeviceLocal {
+        throw ModelError("Device-local field '\(field.name)' of '\(model)' must be optional")
+      }
+    }
+    self.model = model
+    self.fields = fields
+    self.indexByName = index
+  }
+
+  /// The position of a field, or `nil` when the schema has no such field.
+  public func index(of name: String) -> Int? { indexByName[name] }
+
+  public var description: String { "schema '\(model)'" }
+
+  public static func == (lhs: Schema, rhs: Schema) -> Bool {
+    lhs === rhs || (lhs.model == rhs.model && lhs.fields == rhs.fields)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(model)
+    hasher.combine(fields)
+  }
+}
+
+/// The schemas a process knows, by model name.
+public struct SchemaRegistry: Sendable {
+  /// Every registered schema, by model name.
+  public private(set) var schemas: [String: Schema] = [:]
+
+  /// An empty registry.
+  public init() {}
+
+  /// A registry holding the given schemas.
+  ///
+  /// - Throws: ``ModelError`` when two schemas share a model name.
+  public init(_ schemas: [Schema]) throws(ModelError) {
+    for schema in schemas { try register(schema) }
+  }
+
+  /// Adds a schema.
+  ///
+  /// - Throws: ``ModelError`` when a different schema is already registered under its name.
+  public mutating func register(_ schema: Schema) throws(ModelError) {
+    if let existing = schemas[schema.model], existing != schema {
+      throw ModelError("Model '\(schema.model)' is registered twice with different fields")
+    }
+    schemas[schema.model] = schema
+  }
+
+  /// The schema of a model.
+  ///
+  /// - Throws: ``ModelError`` naming the model when it is unknown.
+  public func schema(for model: String) throws(ModelError) -> Schema {
+    guard let schema = schemas[model] else {
+      throw ModelError("Unknown model '\(model)'; this version knows \(knownModels)")
+    }
+    return schema
+  }
+
+  /// The registered model names, sorted.
+  public var models: [String] { schemas.keys.sorted() }
+
+  private var knownModels: String {
+    models.map { "'\($0)'" }.joined(separator: ", ")
+  }
+}

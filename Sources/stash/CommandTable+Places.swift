@@ -1,0 +1,147 @@
+import ArgumentParsing
+
+extension CommandTable {
+  static let locationArgument = ArgumentSpec(
+    "LOCATION", help: "A location id, a unique id prefix (4+ characters) or an exact name")
+
+  static let latitude = OptionSpec(
+    "latitude", .decimal, value: "D", help: "Latitude in degrees, such as 52.3702")
+  static let longitude = OptionSpec(
+    "longitude", .decimal, value: "D", help: "Longitude in degrees, such as 4.8952")
+  static let radius = OptionSpec(
+    "radius", .decimal, value: "D", help: "How near counts as arriving, in metres")
+
+  // MARK: - Locations
+
+  static let location = CommandSpec(
+    "location",
+    abstract: "Manage the places items are kept",
+    subcommands: [locationAdd, locationList, locationEdit, locationDelete],
+    requiresSubcommand: true,
+    examples: ["stash location add bathroom", "stash location list"])
+
+  static let locationAdd = CommandSpec(
+    "add",
+    abstract: "Add a location",
+    arguments: [ArgumentSpec("NAME", help: "The location's name")],
+    options: [latitude, longitude, radius, notes],
+    examples: [
+      "stash location add bathroom",
+      "stash location add shop --latitude 52.3702 --longitude 4.8952 --radius 150",
+    ])
+
+  static let locationList = CommandSpec(
+    "list",
+    abstract: "List locations",
+    examples: ["stash location list --json"])
+
+  static let locationEdit = CommandSpec(
+    "edit",
+    abstract: "Change a location's details",
+    arguments: [locationArgument],
+    options: [
+      OptionSpec("name", value: "NAME", help: "A new name"),
+      latitude, longitude, radius, notes,
+    ],
+    examples: ["stash location edit shop --radius 200"])
+
+  static let locationDelete = CommandSpec(
+    "delete",
+    abstract: "Delete a location",
+    arguments: [locationArgument],
+    examples: ["stash location delete shop"])
+
+  // MARK: - Reminders
+
+  static let reminder = CommandSpec(
+    "reminder",
+    abstract: "Manage reminders shown when you arrive at or leave a location",
+    subcommands: [reminderAdd, reminderList, reminderDelete],
+    requiresSubcommand: true,
+    examples: ["stash reminder list"])
+
+  static let reminderAdd = CommandSpec(
+    "add",
+    abstract: "Add a reminder",
+    options: [
+      OptionSpec(
+        "location", value: "L", help: "The location it belongs to: an id, id prefix or name",
+        isRequired: true),
+      OptionSpec("item", value: "ITEM", help: "An item it is about"),
+      OptionSpec("message", value: "TEXT", help: "What to remind you of", isRequired: true),
+      OptionSpec(
+        "trigger", .choice(["arrive", "leave"]), help: "When to remind you (default: arrive)"),
+      OptionSpec.flag("disabled", help: "Create it switched off"),
+    ],
+    examples: [
+      "stash reminder add --location shop --item \"Koleston 7/1\" --message \"Buy hair dye\"",
+      "stash reminder add --location home --message \"Check the freezer\" --trigger leave",
+    ])
+
+  static let reminderList = CommandSpec(
+    "list",
+    abstract: "List reminders",
+    examples: ["stash reminder list --json"])
+
+  static let reminderDelete = CommandSpec(
+    "delete",
+    abstract: "Delete a reminder",
+    arguments: [ArgumentSpec("ID", help: "The reminder's id or a unique id prefix")],
+    examples: ["stash reminder delete 9c1e"])
+
+  // MARK: - Sync and conflicts
+
+  static let sync = CommandSpec(
+    "sync",
+    abstract: "Exchange changes with the shared cloud folder",
+    subcommands: [syncEnable, syncDisable, syncStatus],
+    examples: ["stash sync", "stash sync status --json"])
+
+  static let syncEnable = CommandSpec(
+    "enable",
+    abstract: "Turn on sync through a shared cloud folder",
+    options: [
+      OptionSpec(
+        "cloud", .path, value: "DIR", help: "A folder your devices share, such as a Dropbox folder",
+        isRequired: true)
+    ],
+    examples: ["stash sync enable --cloud ~/Dropbox/stash"])
+
+  static let syncDisable = CommandSpec(
+    "disable",
+    abstract: "Turn off sync; local data is kept",
+    examples: ["stash sync disable"])
+
+  static let syncStatus = CommandSpec(
+    "status",
+    abstract: "Show whether sync is on and what is waiting to be exchanged",
+    examples: ["stash sync status"])
+
+  static let conflicts = CommandSpec(
+    "conflicts",
+    abstract: "List changes made on two devices that need a decision",
+    subcommands: [conflictsShow, conflictsResolve],
+    examples: ["stash conflicts", "stash conflicts --json"])
+
+  static let conflictID = ArgumentSpec("ID", help: "The conflict's id or a unique id prefix")
+
+  static let conflictsShow = CommandSpec(
+    "show",
+    abstract: "Show the versions of one conflict",
+    arguments: [conflictID],
+    examples: ["stash conflicts show 51aa"])
+
+  static let conflictsResolve = CommandSpec(
+    "resolve",
+    abstract: "Settle a conflict by choosing the version to keep",
+    arguments: [conflictID],
+    options: [
+      OptionSpec(
+        "keep", value: "local|mirror|deleted|VERSION",
+        help: "This device's version, the cloud's, the deletion, or a version hash prefix",
+        isRequired: true)
+    ],
+    examples: [
+      "stash conflicts resolve 51aa --keep local", "stash conflicts resolve 51aa --keep e0c4",
+    ])
+}

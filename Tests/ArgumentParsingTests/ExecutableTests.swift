@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// Runs the built `stash` binary, which `swift build` and `swift test` put in the same products
+/// folder as the test runner.
+@Suite struct ExecutableTests {
+  struct Run {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+  }
+
+  /// The products folder: `.build/<triple>/debug` (or `release`).
+  ///
+  /// On Linux the test runner is an executable in that folder; on macOS it is a bundle there
+  /// loaded by a helper, as in swift-argument-parser's own tests.
+  static var productsFolder: URL {
+    #if os(macOS)
+      for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+        return bundle.bundleURL.deletingLastPathComponent()
+      }
+    #endif
+    return Bundle.main.bundleURL
+  }
+
+  static func stash(_ arguments: [String]) throws -> Run {
+    let binary = productsFolder.appendingPathComponent("stash")
+    try #require(
+      FileManager.default.isExecutableFile(atPath: binary.path),
+      "No 'stash' binary at \(binary.path); run 'swift build' first")
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(
+      status: process.terminationStatus,
+      standardOutput: String(decoding: outputData, as: UTF8.self),
+      standardError: String(decoding: errorData, as: UTF8.self))
+  }
+
+  @Test func printsTheRootHelpWithStatusZero() throws {
+    let run = try Self.stash(["--help"])
+    #expect(run.status == 0)
+    #expect(run.standardOutput.hasPrefix("OVERVIEW: "))
+    #expect(run.standardOutput.contains("\nUSAGE: stash <subcommand>\n"))
+    for name in ["init", "add", "list", "location", "reminder", "sync", "conflicts", "import"] {
+      #expect(run.standardOutput.contains("\n  \(name) "), "no '\(name)' in the root help")
+    }
+    #expect(run.standardError.isEmpty)
+  }
+
+  @Test func printsTheVersion() throws {
+    let run = try Self.stash(["--version"])
+    #expect(run.status == 0)
+    #expect(run.standardOutput == "stash 0.1.0\n")
+  }
+
+  @Test func printsTheGoldenHelpOfConsume() throws {
+    let run = try Self.stash(["consume", "--help"])
+    #expect(run.status == 0)
+    #expect(run.standardOutput == Golden.consumeHelp + "\n")
+  }
+
+  @Test func refusesAnUnknownOptionWithStatusTwoAndAHelpHint() throws {
+    let run = try Self.stash(["--bogus"])
+    #expect(run.status == 2)
+    #expect(run.standardOutput.isEmpty)
+    #expect(run.standardError == "Unknown option '--bogus' for 'stash'\nSee 'stash --help'\n")
+  }
+
+  @Test func namesTheCommandInTheHelpHint() throws {
+    let run = try Self.stash(["add", "Soap", "--quantty", "5"])
+    #expect(run.status == 2)
+    #expect(
+      run.standardError
+        == "Unknown option '--quantty' for 'stash add'; did you mean '--quantity'?\n"
+        + "See 'stash add --help'\n")
+  }
+
+  @Test func printsTheHelpOfAGroupRunAloneOnStandardErrorWithStatusTwo() throws {
+    let run = try Self.stash(["location"])
+    #expect(run.status == 2)
+    #expect(run.standardOutput.isEmpty)
+    #expect(run.standardError.hasPrefix("OVERVIEW: Manage the places items are kept\n"))
+  }
+
+  @Test(arguments: [
+    (["add", "Soap", "--quantity", "-3"], "stash add"),
+    (["location", "add", "shop"], "stash location add"),
+    (["sync"], "stash sync"),
+    (["--json", "sync", "status"], "stash sync status"),
+    (["conflicts", "resolve", "51aa", "--keep", "local"], "stash conflicts resolve"),
+    (["export", "--format", "csv"], "stash export"),
+  ])
+  func answersNotImplementedYetForADeclaredCommand(arguments: [String], command: String) throws {
+    let run = try Self.stash(arguments)
+    #expect(run.status == 1)
+    #expect(run.standardOutput.isEmpty)
+    #expect(run.standardError == "'\(command)' is not implemented yet\n")
+  }
+
+  @Test(arguments: [
+    ["sync", "status"], ["reminder", "add"], ["conflicts", "resolve"], ["import"],
+  ])
+  func showsHelpAtEveryLevel(path: [String]) throws {
+    let run = try Self.stash(path + ["-h"])
+    #expect(run.status == 0)
+    #expect(run.standardOutput.contains("\nUSAGE: stash \(path.joined(separator: " "))"))
+    #expect(run.standardOutput.contains("\nEXAMPLES:\n  stash "))
+  }
+
+  @Test func givesEveryDeclaredCommandHelpWithExamples() throws {
+    var pending: [[String]] = [[]]
+    var seen = 0
+    while let path = pending.popLast() {
+      let run = try Self.stash(path + ["--help"])
+      #expect(run.status == 0, "\(path)")
+      #expect(run.standardOutput.contains("\n\nEXAMPLES:\n  stash "), "no examples for \(path)")
+      seen += 1
+      let sections = run.standardOutput.components(separatedBy: "\n\n")
+      guard let list = sections.first(where: { $0.hasPrefix("SUBCOMMANDS:\n") }) else { continue }
+      for line in list.split(separator: "\n").dropFirst() {
+        let name = line.split(separator: " ")[0]
+        pending.append(path + [String(name)])
+      }
+    }
+    #expect(seen == 29)  // stash, 16 commands, 4 location, 3 reminder, 3 sync, 2 conflicts
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import JSONLines
+import StashModel
+import StashTestSupport
+import Testing
+
+@Suite struct LogWriteTests {
+  @Test(arguments: [
+    FaultInjectingFileSystem.Fault.write(keepingBytes: 0),
+    .write(keepingBytes: 1),
+    .write(keepingBytes: 40),
+    .write(keepingBytes: 1000),
+    .synchronize,
+  ])
+  func aFailedAppendLeavesTheFileAsItWasAndALaterAppendWorks(
+    fault: FaultInjectingFileSystem.Fault
+  ) throws {
+    try withTemporaryFolder { folder in
+      let path = folder.appendingPathComponent("a.store").path
+      let files = FaultInjectingFileSystem()
+      let log = try Log.create(at: path, header: testHeader, fileSystem: files)
+      try log.append([operation(1)])
+      let before = try fileBytes(path)
+      files.inject(fault)
+      #expect(throws: LogError.self) {
+        try log.append([operation(2, String(repeating: "x", count: 300)), operation(3)])
+      }
+      #expect(files.allFaultsFired)
+      #expect(try fileBytes(path) == before)
+      try log.append([operation(4)])
+      #expect(try readLog(path).transactions == [[1], [4]])
+    }
+  }
+
+  @Test func compactionKeepsExactlyTheLiveState() throws {
+    try withTemporaryFolder { folder in
+      let path = folder.appendingPathComponent("a.store").path
+      let log = try Log.create(at: path, header: testHeader)
+      for number in 1...50 { try log.append([operation(number)]) }
+      let sizeBefore = try fileBytes(path).count
+      try log.compact(to: [operation(7), operation(42)])
+      try log.append([operation(51)])
+      let (transactions, tail, reopened) = try readLog(path)
+      #expect(transactions == [[7, 42], [51]])
+      #expect(tail == nil)
+      #expect(reopened.header == testHeader)
+      #expect(try fileBytes(path).count < sizeBefore)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["a.store"])
+    }
+  }
+
+  @Test func aFailedCompactionLeavesTheOldFile() throws {
+    try withTemporaryFolder { folder in
+      let path = folder.appendingPathComponent("a.store").path
+      let files = FaultInjectingFileSystem()
+      let log = try Log.create(at: path, header: testHeader, fileSystem: files)
+      try log.append([operation(1)])
+      try log.append([operation(2)])
+      let before = try fileBytes(path)
+      files.inject(.rename)
+      #expect(throws: LogError.self) { try log.compact(to: [operation(2)]) }
+      #expect(try fileBytes(path) == before)
+      try log.append([operation(3)])
+      #expect(try readLog(path).transactions == [[1], [2], [3]])
+    }
+  }
+
+  @Test func twoWritersWithTheirOwnHandlesLoseNothingAndInterleaveNoBytes() async throws {
+    try await withTemporaryFolderAsync { folder in
+      let path = folder.appendingPathComponent("a.store").path
+      _ = try Log.create(at: path, header: testHeader)
+      let perWriter = 200
+      // Each writer has its own descriptors and its own lock file handle, as two processes do.
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for writer in 0..<2 {
+          group.addTask {
+            let lock = FolderLock(folder: folder.path, timeout: 30)
+            let (_, _, log) = try readLog(path)
+            for index in 0..<perWriter {
+              try lock.withLock {
+                _ = try log.catchUp(recoverTail: true) { _ in }
+                try log.append([operation(writer * 10_000 + index, "writer \(writer)")])
+              }
+            }
+          }
+        }
+        try await group.waitForAll()
+      }
+      let (transactions, tail, _) = try readLog(path)
+      #expect(tail == nil)
+      let numbers = transactions.flatMap { $0 }
+      #expect(numbers.count == 2 * perWriter)
+      #expect(Set(numbers) == Set((0..<perWriter).flatMap { [$0, 10_000 + $0] }))
+    }
+  }
+
+  @Test func aSecondHolderOfTheFolderLockWaitsThenGivesUp() throws {
+    try withTemporaryFolder { folder in
+      let first = FolderLock(folder: folder.path)
+      let second = FolderLock(folder: folder.path, timeout: 0.05)
+      try first.withLock {
+        #expect(throws: LogError.busy(folder.path + "/lock")) { try second.withLock {} }
+        try first.withLock { #expect(first.isHeld) }
+      }
+      try second.withLock { #expect(second.isHeld) }
+      #expect(!first.isHeld)
+    }
+  }
+}
