@@ -7,6 +7,9 @@ let package = Package(
   products: [
     .library(name: "StashModel", targets: ["StashModel"]),
     .library(name: "JSONLines", targets: ["JSONLines"]),
+    .library(name: "LocalStore", targets: ["LocalStore"]),
+    .library(name: "MirrorStore", targets: ["MirrorStore"]),
+    .library(name: "Stash", targets: ["Stash"]),
     .executable(name: "stash", targets: ["stash"]),
     .executable(name: "stash-bench", targets: ["StashBench"]),
   ],
@@ -15,6 +18,12 @@ let package = Package(
     .target(name: "StashModel"),
     // The durable JSON-lines transaction log both stores are written with.
     .target(name: "JSONLines", dependencies: ["StashModel"]),
+    // The inventory (`default.store`). Never imports MirrorStore.
+    .target(name: "LocalStore", dependencies: ["StashModel", "JSONLines"]),
+    // The mirror (`cloud.store`) a transport replicates. Never imports LocalStore.
+    .target(name: "MirrorStore", dependencies: ["StashModel", "JSONLines"]),
+    // The facade other tools embed: a device folder, typed inventory, conflicts, sync.
+    .target(name: "Stash", dependencies: ["StashModel", "JSONLines", "LocalStore", "MirrorStore"]),
     // The small table-driven command-line parser the `stash` tool is built on.
     .target(name: "ArgumentParsing"),
     .executableTarget(name: "stash", dependencies: ["ArgumentParsing"]),
@@ -24,6 +33,9 @@ let package = Package(
     .target(name: "StashTestSupport", dependencies: ["StashModel", "JSONLines"]),
     .testTarget(name: "StashModelTests", dependencies: ["StashModel", "JSONLines", "StashTestSupport"]),
     .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines", "StashTestSupport"]),
+    .testTarget(name: "LocalStoreTests", dependencies: ["LocalStore", "StashTestSupport"]),
+    .testTarget(name: "MirrorStoreTests", dependencies: ["MirrorStore", "StashTestSupport"]),
+    .testTarget(name: "StashTests", dependencies: ["Stash", "LocalStore", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
   ],
   swiftLanguageModes: [.v6]

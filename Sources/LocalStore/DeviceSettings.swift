@@ -1,0 +1,35 @@
+/// The sync entitlement saved from the last verified purchase.
+///
+/// Only a yearly subscription opens the mirror. A one-time unlock keeps editing on this device
+/// and does not sync; an active trial does not sync either. A change takes effect the next
+/// time the device folder is opened (the process reads the saved value at launch).
+public enum Entitlement: String, Hashable, Sendable, CaseIterable {
+  /// Nothing bought.
+  case none
+  /// A one-time unlock: editing on this device, no sync.
+  case oneTimeUnlock = "one-time-unlock"
+  /// A trial: no sync.
+  case trial
+  /// A yearly subscription: sync.
+  case yearlySubscription = "yearly-subscription"
+
+  /// Whether this entitlement opens the mirror.
+  public var opensMirror: Bool { self == .yearlySubscription }
+}
+
+/// This device's own settings, kept in the local store and never synced.
+public struct DeviceSettings: Hashable, Sendable {
+  /// A person-readable name for this device (default: the host name).
+  public var name: String
+  /// The saved entitlement; the mirror opens at launch only for a subscription.
+  public var entitlement: Entitlement
+  /// The shared folder the transport uses, once sync has been set up.
+  public var cloudFolder: String?
+
+  /// Settings with the given values.
+  public init(name: String, entitlement: Entitlement = .none, cloudFolder: String? = nil) {
+    self.name = name
+    self.entitlement = entitlement
+    self.cloudFolder = cloudFolder
+  }
+}

@@ -1,0 +1,157 @@
+public import StashModel
+
+/// The position of a row in the local store: its own identity, separate from the record id.
+///
+/// Stores do not declare record ids unique, so two rows can carry one id (a diagnostic the
+/// reconciler reports); rows are therefore addressed by this number.
+public struct RowID: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The number, unique among the rows of one store file.
+  public let rawValue: Int64
+
+  /// Wraps a row number.
+  public init(_ rawValue: Int64) { self.rawValue = rawValue }
+
+  public var description: String { "row \(rawValue)" }
+
+  public static func < (lhs: RowID, rhs: RowID) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// One change to the local store: what a transaction's operation line says.
+///
+/// Writing and opening share this one vocabulary: a save turns changes into lines, an open
+/// replays the lines into ``LocalContent`` through the same ``LocalContent/apply(_:)``.
+public enum LocalChange: Hashable, Sendable {
+  /// Insert or replace a row.
+  case putRow(RowID, Record, SnapshotHash)
+  /// Remove a row.
+  case removeRow(RowID)
+  /// Insert or replace the tombstone of a key.
+  case putTombstone(Tombstone)
+  /// Remove the tombstone of a key (a resolution brought the record back).
+  case removeTombstone(RecordKey)
+  /// Set the checkpoint of a key.
+  case putCheckpoint(RecordKey, Checkpoint)
+  /// Forget the checkpoint of a key.
+  case removeCheckpoint(RecordKey)
+  /// Forget every checkpoint and bind the set to another mirror (or none).
+  case bindCheckpoints(StoreID?)
+  /// Insert or replace a conflict.
+  case putConflict(SyncConflict)
+  /// Insert or replace a diagnostic.
+  case putDiagnostic(Diagnostic)
+  /// Remove a diagnostic (the duplicate is gone).
+  case removeDiagnostic(RecordKey, Diagnostic.Store)
+  /// Replace the device's settings.
+  case putSettings(DeviceSettings)
+
+  /// The key this change concerns, if it concerns one record.
+  public var key: RecordKey? {
+    switch self {
+    case .putRow(_, let record, _): record.key
+    case .putTombstone(let tombstone): tombstone.key
+    case .removeTombstone(let key), .putCheckpoint(let key, _), .removeCheckpoint(let key),
+      .removeDiagnostic(let key, _):
+      key
+    case .putConflict(let conflict): conflict.key
+    case .putDiagnostic(let diagnostic): diagnostic.key
+    case .removeRow, .bindCheckpoints, .putSettings: nil
+    }
+  }
+}
+
+extension LocalChange {
+  /// The operation object written to the log.
+  var json: JSONObject {
+    switch self {
+    case .putRow(let row, let record, let hash):
+      return [
+        "put": .object([
+          "row": .integer(row.rawValue), "model": .string(record.model),
+          "id": .string(record.id.rawValue), "hash": .string(hash.hex),
+          "fields": .object(record.fieldsJSON()),
+        ])
+      ]
+    case .removeRow(let row):
+      return ["remove": .object(["row": .integer(row.rawValue)])]
+    case .putTombstone(let tombstone):
+      return ["tombstone": .object(tombstone.json)]
+    case .removeTombstone(let key):
+      return ["untombstone": .object(key.json)]
+    case .putCheckpoint(let key, let checkpoint):
+      var object = key.json
+      object.append("hash", .string(checkpoint.hash.hex))
+      object.append("tombstone", .bool(checkpoint.isTombstone))
+      return ["checkpoint": .object(object)]
+    case .removeCheckpoint(let key):
+      return ["uncheckpoint": .object(key.json)]
+    case .bindCheckpoints(let mirror):
+      return ["bind": .object(["mirror": mirror.map { .string($0.rawValue) } ?? .null])]
+    case .putConflict(let conflict):
+      return ["conflict": .object(conflict.json)]
+    case .putDiagnostic(let diagnostic):
+      return ["diagnostic": .object(diagnostic.json)]
+    case .removeDiagnostic(let key, let store):
+      var object = key.json
+      object.append("store", .string(store.rawValue))
+      return ["undiagnostic": .object(object)]
+    case .putSettings(let settings):
+      return ["settings": .object(settings.json)]
+    }
+  }
+
+  /// Reads an operation object.
+  ///
+  /// - Throws: ``ModelError`` saying what is wrong with it.
+  init(json: JSONObject, schemas: SchemaRegistry) throws(ModelError) {
+    guard json.count == 1, let entry = json.first(where: { _ in true }),
+      case .object(let body) = entry.value
+    else { throw ModelError("An operation must be an object with one key") }
+    switch entry.key {
+    case "put":
+      let key = try RecordKey(json: body)
+      guard case .integer(let row)? = body["row"],
+        case .string(let hashText)? = body["hash"], let hash = SnapshotHash(hex: hashText),
+        case .object(let fields)? = body["fields"]
+      else { throw ModelError("A 'put' needs 'row', 'hash' and 'fields'") }
+      let schema = try schemas.schema(for: key.model)
+      self = .putRow(RowID(row), try Record(schema: schema, id: key.id, fieldsJSON: fields), hash)
+    case "remove":
+      guard case .integer(let row)? = body["row"] else {
+        throw ModelError("A 'remove' needs a 'row'")
+      }
+      self = .removeRow(RowID(row))
+    case "tombstone":
+      self = .putTombstone(try Tombstone(json: body))
+    case "untombstone":
+      self = .removeTombstone(try RecordKey(json: body))
+    case "checkpoint":
+      guard case .string(let hashText)? = body["hash"], let hash = SnapshotHash(hex: hashText),
+        case .bool(let isTombstone)? = body["tombstone"]
+      else { throw ModelError("A 'checkpoint' needs a 'hash' and 'tombstone'") }
+      self = .putCheckpoint(
+        try RecordKey(json: body), Checkpoint(hash: hash, isTombstone: isTombstone))
+    case "uncheckpoint":
+      self = .removeCheckpoint(try RecordKey(json: body))
+    case "bind":
+      switch body["mirror"] {
+      case .null?: self = .bindCheckpoints(nil)
+      case .string(let text)?:
+        guard let id = StoreID(text) else { throw ModelError("A 'bind' needs a mirror UUID") }
+        self = .bindCheckpoints(id)
+      default: throw ModelError("A 'bind' needs a 'mirror'")
+      }
+    case "conflict":
+      self = .putConflict(try SyncConflict(json: body, schemas: schemas))
+    case "diagnostic":
+      self = .putDiagnostic(try Diagnostic(json: body))
+    case "undiagnostic":
+      guard case .string(let text)? = body["store"], let store = Diagnostic.Store(rawValue: text)
+      else { throw ModelError("An 'undiagnostic' needs a 'store'") }
+      self = .removeDiagnostic(try RecordKey(json: body), store)
+    case "settings":
+      self = .putSettings(try DeviceSettings(json: body))
+    default:
+      throw ModelError("Unknown operation '\(entry.key)'")
+    }
+  }
+}

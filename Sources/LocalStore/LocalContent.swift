@@ -1,0 +1,158 @@
+public import JSONLines
+public import StashModel
+
+/// A live row of the local store: where it is, the record, and its snapshot hash.
+public struct StoredRow: Hashable, Sendable {
+  /// The row's own identity.
+  public let row: RowID
+  /// The record it holds.
+  public let record: Record
+  /// The record's snapshot hash, as computed when the row was written.
+  public let hash: SnapshotHash
+}
+
+/// Everything the local store holds, in memory: the result of replaying its committed
+/// transactions.
+///
+/// Reading it never touches the disk. It is changed only through ``apply(_:)``, by the store,
+/// after the change is durably written.
+public struct LocalContent: Sendable {
+  /// This device's identity (from the store's header).
+  public let deviceID: DeviceID
+  /// Live rows by row id.
+  public private(set) var rows: [RowID: StoredRow] = [:]
+  /// Row ids by record key; more than one means a duplicate id.
+  public private(set) var rowsByKey: [RecordKey: [RowID]] = [:]
+  /// Local tombstones by key.
+  public private(set) var tombstones: [RecordKey: Tombstone] = [:]
+  /// Last agreed state per key, bound to ``checkpointMirror``.
+  public private(set) var checkpoints: [RecordKey: Checkpoint] = [:]
+  /// The mirror the checkpoints were agreed with (`nil` before the first pass).
+  public private(set) var checkpointMirror: StoreID?
+  /// Every conflict ever recorded, by id.
+  public private(set) var conflicts: [ConflictID: SyncConflict] = [:]
+  /// Open diagnostics by key and store.
+  public private(set) var diagnostics: [DiagnosticKey: Diagnostic] = [:]
+  /// The device's own settings.
+  public private(set) var settings: DeviceSettings
+  /// The next unused row id.
+  public private(set) var nextRow = RowID(1)
+  /// The schemas the rows follow.
+  public let schemas: SchemaRegistry
+  /// How many changes are live (what a compaction would write).
+  public var liveChangeCount: Int {
+    rows.count + tombstones.count + checkpoints.count + conflicts.count + diagnostics.count + 2
+  }
+
+  /// Identifies a diagnostic: a key in one store.
+  public struct DiagnosticKey: Hashable, Sendable {
+    /// The duplicated key.
+    public let key: RecordKey
+    /// Which store.
+    public let store: Diagnostic.Store
+  }
+
+  /// Applies one committed change. Total: every change that could be written can be applied.
+  public mutating func apply(_ change: LocalChange) {
+    switch change {
+    case .putRow(let row, let record, let hash):
+      if let old = rows[row], old.record.key != record.key { unindex(row, from: old.record.key) }
+      if rows[row]?.record.key != record.key { rowsByKey[record.key, default: []].append(row) }
+      rows[row] = StoredRow(row: row, record: record, hash: hash)
+      if row >= nextRow { nextRow = RowID(row.rawValue + 1) }
+    case .removeRow(let row):
+      guard let old = rows.removeValue(forKey: row) else { return }
+      unindex(row, from: old.record.key)
+    case .putTombstone(let tombstone):
+      tombstones[tombstone.key] = tombstone
+    case .removeTombstone(let key):
+      tombstones[key] = nil
+    case .putCheckpoint(let key, let checkpoint):
+      checkpoints[key] = checkpoint
+    case .removeCheckpoint(let key):
+      checkpoints[key] = nil
+    case .bindCheckpoints(let mirror):
+      checkpoints.removeAll()
+      checkpointMirror = mirror
+    case .putConflict(let conflict):
+      conflicts[conflict.id] = conflict
+    case .putDiagnostic(let diagnostic):
+      diagnostics[DiagnosticKey(key: diagnostic.key, store: diagnostic.store)] = diagnostic
+    case .removeDiagnostic(let key, let store):
+      diagnostics[DiagnosticKey(key: key, store: store)] = nil
+    case .putSettings(let settings):
+      self.settings = settings
+    }
+  }
+
+  private mutating func unindex(_ row: RowID, from key: RecordKey) {
+    rowsByKey[key]?.removeAll { $0 == row }
+    if rowsByKey[key]?.isEmpty == true { rowsByKey[key] = nil }
+  }
+
+  // MARK: Queries
+
+  /// Every row carrying `key` (usually one; more is a duplicate).
+  public func rows(for key: RecordKey) -> [StoredRow] {
+    (rowsByKey[key] ?? []).compactMap { rows[$0] }
+  }
+
+  /// The one row carrying `key`, or `nil` when there is none or more than one.
+  public func row(for key: RecordKey) -> StoredRow? {
+    guard let ids = rowsByKey[key], ids.count == 1 else { return nil }
+    return rows[ids[0]]
+  }
+
+  /// The live records of a model, in row order.
+  public func records(of model: String) -> [Record] {
+    rows.values.filter { $0.record.model == model }.sorted { $0.row < $1.row }.map(\.record)
+  }
+
+  /// Every key that has a row, a tombstone or a checkpoint.
+  public var keys: Set<RecordKey> {
+    Set(rowsByKey.keys).union(tombstones.keys).union(checkpoints.keys)
+  }
+
+  /// Open conflicts on `key`.
+  public func openConflicts(for key: RecordKey) -> [SyncConflict] {
+    conflicts.values.filter { $0.key == key && $0.state == .open }.sorted { $0.id < $1.id }
+  }
+
+  /// Every open conflict, oldest first.
+  public var openConflicts: [SyncConflict] {
+    conflicts.values.filter { $0.state == .open }.sorted {
+      ($0.noticedAt, $0.id) < ($1.noticedAt, $1.id)
+    }
+  }
+
+  /// The changes that rebuild exactly this content (what compaction writes).
+  public var changesForCompaction: [LocalChange] {
+    var changes: [LocalChange] = [.putSettings(settings), .bindCheckpoints(checkpointMirror)]
+    changes += rows.values.sorted { $0.row < $1.row }.map { .putRow($0.row, $0.record, $0.hash) }
+    changes += tombstones.values.sorted { $0.key < $1.key }.map { .putTombstone($0) }
+    changes += checkpoints.sorted { $0.key < $1.key }.map { .putCheckpoint($0.key, $0.value) }
+    changes += conflicts.values.sorted { $0.id < $1.id }.map { .putConflict($0) }
+    changes += diagnostics.values.sorted {
+      ($0.key, $0.store.rawValue) < ($1.key, $1.store.rawValue)
+    }
+    .map { .putDiagnostic($0) }
+    return changes
+  }
+}
+
+extension LocalContent: LogContent {
+  public static let format = "stash.local"
+  public static let version = 1
+
+  public init(header: LogHeader, context: SchemaRegistry) {
+    self.deviceID = header.deviceID
+    self.schemas = context
+    self.settings = DeviceSettings(name: "")
+  }
+
+  public func change(from operation: JSONObject) throws(ModelError) -> LocalChange {
+    try LocalChange(json: operation, schemas: schemas)
+  }
+
+  public static func operation(for change: LocalChange) -> JSONObject { change.json }
+}

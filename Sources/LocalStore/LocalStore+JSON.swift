@@ -1,0 +1,130 @@
+import StashModel
+
+extension RecordKey {
+  /// `{"model", "id"}`.
+  var json: JSONObject { ["model": .string(model), "id": .string(id.rawValue)] }
+
+  init(json: JSONObject) throws(ModelError) {
+    guard case .string(let model)? = json["model"], !model.isEmpty,
+      case .string(let idText)? = json["id"], let id = RecordID(idText)
+    else { throw ModelError("Expected a 'model' and an 'id' that is a lowercase UUID") }
+    self.init(model: model, id: id)
+  }
+}
+
+extension SyncConflict {
+  var json: JSONObject {
+    [
+      "id": .string(id.rawValue),
+      "model": .string(key.model),
+      "recordID": .string(key.id.rawValue),
+      "kind": .string(kind.rawValue),
+      "noticedAt": .double(noticedAt.secondsSince1970),
+      "state": .string(state.rawValue),
+      "sides": .array(sides.map { .object($0.json) }),
+      "resolution": resolution.map { .object($0.json) } ?? .null,
+    ]
+  }
+
+  init(json: JSONObject, schemas: SchemaRegistry) throws(ModelError) {
+    guard case .string(let idText)? = json["id"], let id = ConflictID(idText),
+      case .string(let model)? = json["model"],
+      case .string(let recordText)? = json["recordID"], let recordID = RecordID(recordText),
+      case .string(let kindText)? = json["kind"], let kind = ConflictKind(rawValue: kindText),
+      let noticed = json["noticedAt"]?.exactDouble,
+      let noticedAt = Timestamp(secondsSince1970: noticed),
+      case .string(let stateText)? = json["state"], let state = ConflictState(rawValue: stateText),
+      case .array(let sideValues)? = json["sides"]
+    else { throw ModelError("A conflict needs id, model, recordID, kind, noticedAt, state, sides") }
+    var sides = [ConflictSide]()
+    for value in sideValues {
+      guard case .object(let side) = value else { throw ModelError("A conflict side is an object") }
+      sides.append(try ConflictSide(json: side, schemas: schemas))
+    }
+    var resolution: ConflictResolution?
+    if case .object(let body)? = json["resolution"] {
+      resolution = try ConflictResolution(json: body)
+    }
+    self.init(
+      id: id, key: RecordKey(model: model, id: recordID), kind: kind, sides: sides,
+      noticedAt: noticedAt, state: state, resolution: resolution)
+  }
+}
+
+extension ConflictSide {
+  var json: JSONObject {
+    [
+      "origin": .string(origin.rawValue),
+      "snapshot": snapshot.map { .object($0.json) } ?? .null,
+      "author": author.map { .string($0.rawValue) } ?? .null,
+    ]
+  }
+
+  init(json: JSONObject, schemas: SchemaRegistry) throws(ModelError) {
+    guard case .string(let originText)? = json["origin"], let origin = Origin(rawValue: originText)
+    else { throw ModelError("A conflict side needs an 'origin' of local or mirror") }
+    var snapshot: Snapshot?
+    if case .object(let body)? = json["snapshot"] {
+      snapshot = try Snapshot(json: body, schemas: schemas)
+    }
+    var author: DeviceID?
+    if case .string(let text)? = json["author"] { author = DeviceID(text) }
+    self.init(origin: origin, snapshot: snapshot, author: author)
+  }
+}
+
+extension ConflictResolution {
+  var json: JSONObject {
+    [
+      "choice": .string(choice), "at": .double(at.secondsSince1970),
+      "by": .string(by.rawValue), "result": result.map { .string($0.hex) } ?? .null,
+    ]
+  }
+
+  init(json: JSONObject) throws(ModelError) {
+    guard case .string(let choice)? = json["choice"], let seconds = json["at"]?.exactDouble,
+      let at = Timestamp(secondsSince1970: seconds),
+      case .string(let byText)? = json["by"], let by = DeviceID(byText)
+    else { throw ModelError("A resolution needs 'choice', 'at' and 'by'") }
+    var result: SnapshotHash?
+    if case .string(let text)? = json["result"] { result = SnapshotHash(hex: text) }
+    self.init(choice: choice, at: at, by: by, result: result)
+  }
+}
+
+extension Diagnostic {
+  var json: JSONObject {
+    var object = key.json
+    object.append("store", .string(store.rawValue))
+    object.append("rows", .integer(Int64(rows)))
+    object.append("noticedAt", .double(noticedAt.secondsSince1970))
+    return object
+  }
+
+  init(json: JSONObject) throws(ModelError) {
+    guard case .string(let storeText)? = json["store"], let store = Store(rawValue: storeText),
+      case .integer(let rows)? = json["rows"], let seconds = json["noticedAt"]?.exactDouble,
+      let noticedAt = Timestamp(secondsSince1970: seconds)
+    else { throw ModelError("A diagnostic needs 'store', 'rows' and 'noticedAt'") }
+    self.init(key: try RecordKey(json: json), store: store, rows: Int(rows), noticedAt: noticedAt)
+  }
+}
+
+extension DeviceSettings {
+  var json: JSONObject {
+    [
+      "name": .string(name), "entitlement": .string(entitlement.rawValue),
+      "cloudFolder": cloudFolder.map { .string($0) } ?? .null,
+    ]
+  }
+
+  init(json: JSONObject) throws(ModelError) {
+    guard case .string(let name)? = json["name"],
+      case .string(let entitlementText)? = json["entitlement"],
+      let entitlement = Entitlement(rawValue: entitlementText)
+    else { throw ModelError("Settings need a 'name' and a known 'entitlement'") }
+    var cloudFolder: String?
+    if case .string(let text)? = json["cloudFolder"] { cloudFolder = text }
+    self.init(name: name, entitlement: entitlement, cloudFolder: cloudFolder)
+  }
+}

@@ -1,0 +1,200 @@
+// LocalStore: the inventory, `default.store`.
+//
+// It owns live rows of every registered schema, local tombstones, checkpoints (bound to one
+// mirror), conflicts, diagnostics and the device's own settings. It always opens: it never
+// depends on the mirror, the transport or the network. It must never import MirrorStore (the
+// Reconciler is the only module that sees both).
+
+public import JSONLines
+public import StashModel
+import Synchronization
+
+/// The inventory of one device folder: the file the screen and the CLI read and write.
+///
+/// Reads come from memory (``content``). Every save runs under the folder's lock: it first
+/// catches up with what other processes committed, then builds its changes against that fresh
+/// content, writes them as one transaction, and applies them only once they are durable.
+public final class LocalStore: Sendable {
+  /// The file name inside a device folder.
+  public static let fileName = "default.store"
+
+  /// The device folder.
+  public let folder: String
+  /// What opening found (a dropped tail, or that the file was created).
+  public let openReport: OpenReport
+  /// The file and its replayed content.
+  public let file: LogStore<LocalContent>
+  private let observers = Mutex<[@Sendable (SaveNotice) -> Void]>([])
+
+  /// What opening the store found.
+  public struct OpenReport: Sendable {
+    /// Whether the file was created by this open.
+    public let created: Bool
+    /// A torn or uncommitted tail that was dropped (and kept aside), if any.
+    public let tail: TailReport?
+  }
+
+  /// Which kind of writer saved.
+  public enum SaveOrigin: Sendable, Equatable {
+    /// A person's edit: the coordinator schedules a pass for the changed keys.
+    case user
+    /// The reconciler's own writes: they never schedule another pass.
+    case reconciler
+  }
+
+  /// What a save changed, for observers such as the sync coordinator.
+  public struct SaveNotice: Sendable, Equatable {
+    /// Who saved.
+    public let origin: SaveOrigin
+    /// The records whose rows or tombstones changed.
+    public let keys: Set<RecordKey>
+
+    /// A notice.
+    public init(origin: SaveOrigin, keys: Set<RecordKey>) {
+      self.origin = origin
+      self.keys = keys
+    }
+  }
+
+  /// How to create a missing store.
+  public struct Creation: Sendable {
+    /// The new device's identity.
+    public var deviceID: DeviceID
+    /// The new device's name.
+    public var deviceName: String
+    /// The creation time.
+    public var time: Timestamp
+
+    /// Describes a new device.
+    public init(deviceID: DeviceID = .make(), deviceName: String, time: Timestamp) {
+      self.deviceID = deviceID
+      self.deviceName = deviceName
+      self.time = time
+    }
+  }
+
+  private init(folder: String, file: LogStore<LocalContent>, openReport: OpenReport) {
+    self.folder = folder
+    self.file = file
+    self.openReport = openReport
+  }
+
+  /// Opens the store of a device folder, creating it when `create` is given and the file is
+  /// missing.
+  ///
+  /// - Parameters:
+  ///   - folder: The device folder.
+  ///   - schemas: The models the store holds.
+  ///   - lock: The folder's lock (shared with the mirror store of the same folder).
+  ///   - create: How to create a missing store; `nil` to fail with ``LogError/missing(_:)``.
+  ///   - fileSystem: The file-system seam.
+  /// - Returns: The open store.
+  /// - Throws: ``LocalStoreError/log(_:)`` when the file is damaged, busy, too new or
+  ///   unreadable.
+  public static func open(
+    folder: String, schemas: SchemaRegistry, lock: FolderLock, create: Creation? = nil,
+    fileSystem: any FileSystem = POSIXFileSystem()
+  ) throws(LocalStoreError) -> LocalStore {
+    let path = folder + "/" + fileName
+    do throws(LogError) {
+      let proof = try lock.acquire()
+      defer { lock.release(proof) }
+      let exists: Bool
+      do { exists = try fileSystem.identity(atPath: path) != nil } catch { throw .io(error) }
+      if let create, !exists {
+        let header = LogHeader(
+          format: LocalContent.format, version: LocalContent.version, storeID: .make(),
+          deviceID: create.deviceID, created: create.time)
+        let file = try LogStore<LocalContent>.create(
+          path: path, header: header,
+          initialChanges: [.putSettings(DeviceSettings(name: create.deviceName))], lock: lock,
+          context: schemas, fileSystem: fileSystem)
+        return LocalStore(
+          folder: folder, file: file, openReport: OpenReport(created: true, tail: nil))
+      }
+      let (file, tail) = try LogStore<LocalContent>.open(
+        path: path, lock: lock, context: schemas, fileSystem: fileSystem)
+      return LocalStore(
+        folder: folder, file: file, openReport: OpenReport(created: false, tail: tail))
+    } catch {
+      throw .log(error)
+    }
+  }
+
+  /// The store file's path.
+  public var path: String { file.path }
+
+  /// The folder's lock.
+  public var lock: FolderLock { file.lock }
+
+  /// The schemas whose records this store holds.
+  public var schemas: SchemaRegistry { file.context }
+
+  /// A copy of everything the store holds (cheap: the collections are shared until changed).
+  public var content: LocalContent { file.content }
+
+  /// This device's identity.
+  public var deviceID: DeviceID { file.header.deviceID }
+
+  /// The store file's identifier.
+  public var storeID: StoreID { file.header.storeID }
+
+  /// Adds a function called after every successful save (outside the store's locks).
+  public func observeSaves(_ observer: @escaping @Sendable (SaveNotice) -> Void) {
+    observers.withLock { $0.append(observer) }
+  }
+
+  /// Saves one transaction built against the freshest content.
+  ///
+  /// Under the folder's lock: catches up with other processes' commits, calls `body` with the
+  /// fresh content and an empty transaction, writes what `body` added as one transaction
+  /// (returning only after it is on stable storage), applies it in memory, and then tells the
+  /// save observers. If `body` throws, nothing is written. If the write fails, nothing changes.
+  ///
+  /// - Parameters:
+  ///   - action: Names the change in an error message, e.g. `"the delete of 'Koleston 7/1'"`.
+  ///   - origin: Who is saving; the reconciler's saves never schedule another pass.
+  ///   - body: Reads the content and adds changes (it may read ``content``, which is the same).
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws, ``LocalStoreError/notSaved(action:_:)`` when the write
+  ///   fails, or ``LocalStoreError/log(_:)`` when catching up fails.
+  @discardableResult
+  public func update<T>(
+    _ action: String, origin: SaveOrigin = .user,
+    _ body: (LocalContent, inout LocalTransaction) throws -> T
+  ) throws -> T {
+    let result: T
+    let changes: [LocalChange]
+    do {
+      (result, changes) = try file.update { content in
+        var transaction = LocalTransaction(nextRow: content.nextRow, schemas: content.schemas)
+        let result = try body(content, &transaction)
+        return (result, transaction.changes)
+      }
+    } catch LogStoreError.write(let error) {
+      throw LocalStoreError.notSaved(action: action, error)
+    } catch LogStoreError.read(let error) {
+      throw LocalStoreError.log(error)
+    }
+    let keys = LocalTransaction.changedKeys(of: changes)
+    if !keys.isEmpty {
+      let notice = SaveNotice(origin: origin, keys: keys)
+      for observer in observers.withLock({ $0 }) { observer(notice) }
+    }
+    return result
+  }
+
+  /// Catches up with what other processes committed since this store was read.
+  ///
+  /// - Throws: ``LocalStoreError/log(_:)``.
+  public func refresh() throws(LocalStoreError) {
+    do { try file.refresh() } catch { throw .log(error.logError) }
+  }
+
+  /// Rewrites the file to hold only the live state.
+  ///
+  /// - Throws: ``LocalStoreError/log(_:)``; the old file is then untouched.
+  public func compact() throws(LocalStoreError) {
+    do { try file.compact() } catch { throw .log(error.logError) }
+  }
+}

@@ -1,0 +1,32 @@
+public import JSONLines
+public import StashModel
+
+/// Why the local store could not open, read or save.
+public enum LocalStoreError: Error, Sendable, CustomStringConvertible {
+  /// The file could not be opened or read: damaged, busy, missing, too new, unreadable.
+  case log(LogError)
+  /// A save failed; nothing was written and the store holds what it held before.
+  case notSaved(action: String, LogError)
+  /// The change itself was refused (an unknown model, a record that does not fit its schema).
+  case invalid(ModelError)
+
+  public var description: String {
+    switch self {
+    case .log(let error):
+      return error.description
+    case .notSaved(let action, let error):
+      return "Could not save \(action) (\(error)); the store is as it was before, and your "
+        + "changes are still there and can be saved again"
+    case .invalid(let error):
+      return error.description
+    }
+  }
+
+  /// The underlying log error, if there is one.
+  public var logError: LogError? {
+    switch self {
+    case .log(let error), .notSaved(_, let error): error
+    case .invalid: nil
+    }
+  }
+}

@@ -1,0 +1,117 @@
+public import StashModel
+
+/// The changes one save will write, built against the store's current content.
+///
+/// Nothing here touches the disk or the content: the store writes the changes as one
+/// transaction and applies them only once they are durable, so a failed save leaves no trace
+/// (a delete is never half-done, and a tombstone it was replacing stays as it was).
+public struct LocalTransaction: Sendable {
+  /// The changes, in order.
+  public private(set) var changes: [LocalChange] = []
+  private var nextRow: RowID
+  private let schemas: SchemaRegistry
+
+  init(nextRow: RowID, schemas: SchemaRegistry) {
+    self.nextRow = nextRow
+    self.schemas = schemas
+  }
+
+  /// Adds a new row holding `record`.
+  ///
+  /// - Returns: The new row's id.
+  /// - Throws: ``ModelError`` when the record's model is not registered with this store.
+  @discardableResult
+  public mutating func insert(_ record: Record) throws(ModelError) -> RowID {
+    try checkRegistered(record)
+    let row = nextRow
+    nextRow = RowID(row.rawValue + 1)
+    changes.append(.putRow(row, record, record.snapshotHash))
+    return row
+  }
+
+  /// Replaces the record held by an existing row.
+  ///
+  /// - Throws: ``ModelError`` when the record's model is not registered with this store.
+  public mutating func replace(_ row: RowID, with record: Record) throws(ModelError) {
+    try checkRegistered(record)
+    changes.append(.putRow(row, record, record.snapshotHash))
+  }
+
+  /// Deletes a row explicitly: its tombstone first, then the row, in this one transaction.
+  ///
+  /// - Parameters:
+  ///   - row: The row to delete.
+  ///   - time: The deletion time the tombstone records.
+  /// - Returns: The tombstone.
+  @discardableResult
+  public mutating func delete(_ row: StoredRow, at time: Timestamp) -> Tombstone {
+    let tombstone = Tombstone(
+      model: row.record.model, id: row.record.id, deletedAt: time, deletedHash: row.hash)
+    changes.append(.putTombstone(tombstone))
+    changes.append(.removeRow(row.row))
+    return tombstone
+  }
+
+  /// Removes a row without a tombstone (only the reconciler does this, when it applies a
+  /// tombstone that arrived: it writes that tombstone itself).
+  public mutating func removeRow(_ row: RowID) {
+    changes.append(.removeRow(row))
+  }
+
+  /// Writes or replaces the tombstone of its key.
+  public mutating func putTombstone(_ tombstone: Tombstone) {
+    changes.append(.putTombstone(tombstone))
+  }
+
+  /// Removes the tombstone of `key`.
+  public mutating func removeTombstone(_ key: RecordKey) {
+    changes.append(.removeTombstone(key))
+  }
+
+  /// Sets (or, with `nil`, forgets) the checkpoint of `key`.
+  public mutating func setCheckpoint(_ key: RecordKey, to checkpoint: Checkpoint?) {
+    changes.append(checkpoint.map { .putCheckpoint(key, $0) } ?? .removeCheckpoint(key))
+  }
+
+  /// Forgets every checkpoint and binds the set to `mirror`.
+  public mutating func bindCheckpoints(to mirror: StoreID?) {
+    changes.append(.bindCheckpoints(mirror))
+  }
+
+  /// Records or updates a conflict.
+  public mutating func put(_ conflict: SyncConflict) {
+    changes.append(.putConflict(conflict))
+  }
+
+  /// Records or updates a diagnostic.
+  public mutating func put(_ diagnostic: Diagnostic) {
+    changes.append(.putDiagnostic(diagnostic))
+  }
+
+  /// Removes a diagnostic.
+  public mutating func removeDiagnostic(_ key: RecordKey, store: Diagnostic.Store) {
+    changes.append(.removeDiagnostic(key, store))
+  }
+
+  /// Replaces the device's settings.
+  public mutating func setSettings(_ settings: DeviceSettings) {
+    changes.append(.putSettings(settings))
+  }
+
+  /// The keys of the records whose rows or tombstones `changes` touch.
+  static func changedKeys(of changes: [LocalChange]) -> Set<RecordKey> {
+    Set(
+      changes.compactMap { change in
+        switch change {
+        case .putRow, .putTombstone, .removeTombstone: change.key
+        default: nil
+        }
+      })
+  }
+
+  private func checkRegistered(_ record: Record) throws(ModelError) {
+    guard try schemas.schema(for: record.model) == record.schema else {
+      throw ModelError("Model '\(record.model)' is registered with other fields")
+    }
+  }
+}

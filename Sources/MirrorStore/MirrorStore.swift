@@ -1,0 +1,161 @@
+// MirrorStore: the mirror, `cloud.store`.
+//
+// It holds mirrored records and tombstones as a graph of versions per record, the store
+// identifier that mirror events name, what the transport needs (pending exports, segments
+// read, the zone it is bound to), and the `MirrorEvent` type. It knows nothing of checkpoints
+// and must never import LocalStore.
+
+public import JSONLines
+public import StashModel
+
+/// The mirror of one device folder: the copy a transport replicates.
+///
+/// It is created only when sync was entitled when the folder was opened. Reading and saving
+/// work as in the local store: reads from memory, saves under the folder's lock after
+/// catching up, applied only once durable.
+public final class MirrorStore: Sendable {
+  /// The file name inside a device folder.
+  public static let fileName = "cloud.store"
+
+  /// The file and its replayed content.
+  public let file: LogStore<MirrorContent>
+  /// A torn tail that was dropped when opening, if any.
+  public let droppedTail: TailReport?
+
+  private init(file: LogStore<MirrorContent>, droppedTail: TailReport?) {
+    self.file = file
+    self.droppedTail = droppedTail
+  }
+
+  /// Opens the mirror of a device folder.
+  ///
+  /// - Parameters:
+  ///   - folder: The device folder.
+  ///   - schemas: The models records follow.
+  ///   - lock: The folder's lock.
+  ///   - create: When the file is missing, create it for this device at this time; `nil` to
+  ///     fail with ``LogError/missing(_:)``.
+  ///   - fileSystem: The file-system seam.
+  /// - Throws: ``LogError``: missing, damaged, too new, busy, unreadable.
+  public static func open(
+    folder: String, schemas: SchemaRegistry, lock: FolderLock,
+    create: (deviceID: DeviceID, time: Timestamp)? = nil,
+    fileSystem: any FileSystem = POSIXFileSystem()
+  ) throws(LogError) -> MirrorStore {
+    let path = folder + "/" + fileName
+    let proof = try lock.acquire()
+    defer { lock.release(proof) }
+    let exists: Bool
+    do { exists = try fileSystem.identity(atPath: path) != nil } catch { throw .io(error) }
+    if let create, !exists {
+      let header = LogHeader(
+        format: MirrorContent.format, version: MirrorContent.version, storeID: .make(),
+        deviceID: create.deviceID, created: create.time)
+      let file = try LogStore<MirrorContent>.create(
+        path: path, header: header, initialChanges: [], lock: lock, context: schemas,
+        fileSystem: fileSystem)
+      return MirrorStore(file: file, droppedTail: nil)
+    }
+    let (file, tail) = try LogStore<MirrorContent>.open(
+      path: path, lock: lock, context: schemas, fileSystem: fileSystem)
+    return MirrorStore(file: file, droppedTail: tail)
+  }
+
+  /// The mirror's identifier, which mirror events name.
+  public var storeID: StoreID { file.header.storeID }
+
+  /// The store file's path.
+  public var path: String { file.path }
+
+  /// A copy of everything the mirror holds.
+  public var content: MirrorContent { file.content }
+
+  /// Saves one transaction built against the freshest content.
+  ///
+  /// - Parameter body: Reads the content and adds changes.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws, or ``LogStoreError``.
+  @discardableResult
+  public func update<T>(_ body: (MirrorContent, inout MirrorTransaction) throws -> T) throws -> T {
+    try file.update { content in
+      var transaction = MirrorTransaction(content: content)
+      let result = try body(content, &transaction)
+      return (result, transaction.changes)
+    }.result
+  }
+
+  /// Catches up with what other processes committed.
+  ///
+  /// - Throws: ``LogStoreError/read(_:)``.
+  public func refresh() throws(LogStoreError) { try file.refresh() }
+}
+
+/// The changes one save of the mirror will write.
+public struct MirrorTransaction: Sendable {
+  /// The changes, in order.
+  public private(set) var changes: [MirrorChange] = []
+  /// The content as it was when the save began (never changed here, so never copied).
+  private let content: MirrorContent
+  /// Generations of the versions this transaction added, so later writes build on them.
+  private var added: [VersionRef: Int64] = [:]
+
+  init(content: MirrorContent) {
+    self.content = content
+  }
+
+  /// Writes a new version from this device (pending export until the transport sends it).
+  ///
+  /// - Parameters:
+  ///   - snapshot: The record or tombstone.
+  ///   - parents: The versions it replaces (for a copy from the local store: the checkpoint).
+  ///   - author: This device.
+  ///   - time: When it was written.
+  /// - Returns: The version.
+  @discardableResult
+  public mutating func write(
+    _ snapshot: Snapshot, parents: Set<SnapshotHash>, author: DeviceID, at time: Timestamp
+  ) -> MirrorVersion {
+    let key = snapshot.key
+    let parents = parents.subtracting([snapshot.hash])
+    let addedHere = parents.compactMap { added[VersionRef(key: key, hash: $0)] }.max() ?? 0
+    let generation = max(content.nextGeneration(after: parents, of: key), addedHere + 1)
+    let version = MirrorVersion(
+      snapshot: snapshot, parents: parents, generation: generation, author: author,
+      authoredAt: time)
+    add(.addVersion(version, pending: true))
+    return version
+  }
+
+  /// Merges a version that arrived from another device (not to be exported again).
+  public mutating func merge(_ version: MirrorVersion) {
+    add(.addVersion(version, pending: false))
+  }
+
+  /// Marks versions as exported in `segment`.
+  public mutating func markExported(_ refs: [VersionRef], segment: String) {
+    add(.markExported(refs, segment: segment))
+  }
+
+  /// Marks a segment as read.
+  public mutating func markRead(segment: String) {
+    add(.markRead(segment: segment))
+  }
+
+  /// Binds the mirror to a zone.
+  public mutating func bindZone(_ zone: String) {
+    add(.bindZone(zone))
+  }
+
+  /// Records a finished, successful transfer.
+  public mutating func recordTransfer(_ kind: MirrorEvent.Kind, at time: Timestamp) {
+    add(.recordTransfer(kind, at: time))
+  }
+
+  private mutating func add(_ change: MirrorChange) {
+    changes.append(change)
+    if case .addVersion(let version, _) = change {
+      let ref = VersionRef(key: version.key, hash: version.hash)
+      added[ref] = max(added[ref] ?? 0, version.generation)
+    }
+  }
+}

@@ -1,0 +1,179 @@
+public import Foundation
+public import JSONLines
+public import LocalStore
+public import MirrorStore
+public import StashModel
+
+/// One device's folder: its inventory, its mirror (when entitled), and its photos.
+///
+/// ```swift
+/// let device = try DeviceFolder.open(at: DeviceFolder.defaultHome())
+/// let item = try device.addItem(Item(name: "Koleston 7/1", quantity: 5, createdAt: .now()))
+/// try device.consume(item.id, count: 1)
+/// ```
+/// Opening never fails because of the mirror: a missing, damaged, unreadable or too-new
+/// `cloud.store` is reported in ``mirror`` while the local store opens and accepts edits.
+public final class DeviceFolder: Sendable {
+  /// The folder's path.
+  public let home: String
+  /// The inventory, or `nil` when the folder was opened for reading and has no store yet.
+  public let local: LocalStore?
+  /// The mirror, or why it is not open.
+  public let mirror: MirrorStatus
+  /// The photos.
+  public let blobs: BlobStore
+  /// The folder's lock, shared by both stores.
+  public let lock: FolderLock
+  /// The entitlement read when the folder was opened: the one in effect for this process.
+  public let entitlementAtOpen: Entitlement
+  /// The clock (fixed by `STASH_NOW` in scripts and fixtures).
+  public let clock: @Sendable () -> Timestamp
+  let fileSystem: any FileSystem
+
+  /// How to open a device folder.
+  public struct Options: Sendable {
+    /// Create the folder and its store when missing (a command that writes); otherwise a
+    /// missing store reads as empty and nothing is created.
+    public var createIfMissing: Bool
+    /// The name a new device gets (default: the host name).
+    public var deviceName: String?
+    /// How long to wait for another process holding the folder's lock, in seconds.
+    public var lockTimeout: Double
+    /// The clock.
+    public var clock: @Sendable () -> Timestamp
+    /// The file-system seam.
+    public var fileSystem: any FileSystem
+
+    /// Options with the given values.
+    public init(
+      createIfMissing: Bool = true, deviceName: String? = nil, lockTimeout: Double = 3,
+      clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() },
+      fileSystem: any FileSystem = POSIXFileSystem()
+    ) {
+      self.createIfMissing = createIfMissing
+      self.deviceName = deviceName
+      self.lockTimeout = lockTimeout
+      self.clock = clock
+      self.fileSystem = fileSystem
+    }
+  }
+
+  private init(
+    home: String, local: LocalStore?, mirror: MirrorStatus, lock: FolderLock,
+    entitlementAtOpen: Entitlement, options: Options
+  ) {
+    self.home = home
+    self.local = local
+    self.mirror = mirror
+    self.blobs = BlobStore(deviceFolder: home, fileSystem: options.fileSystem)
+    self.lock = lock
+    self.entitlementAtOpen = entitlementAtOpen
+    self.clock = options.clock
+    self.fileSystem = options.fileSystem
+  }
+
+  /// The default device folder: `$STASH_HOME`, else `$XDG_DATA_HOME/stash`, else
+  /// `~/.local/share/stash`.
+  public static func defaultHome(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String {
+    if let home = environment["STASH_HOME"], !home.isEmpty { return home }
+    if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/stash" }
+    let user = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    return user + "/.local/share/stash"
+  }
+
+  /// Opens a device folder.
+  ///
+  /// The local store opens (or is created) first. The mirror opens only when the entitlement
+  /// saved in the local store is a subscription; it is created then if missing. Any mirror
+  /// failure is reported in ``mirror``, never thrown.
+  ///
+  /// - Parameters:
+  ///   - home: The folder.
+  ///   - options: Creation, naming, lock wait, clock and file system.
+  /// - Returns: The open folder.
+  /// - Throws: ``StashError`` when the local store cannot be opened: busy (another process),
+  ///   damaged or too new, or the folder cannot be created.
+  public static func open(at home: String, options: Options = Options()) throws(StashError)
+    -> DeviceFolder
+  {
+    let lock = FolderLock(
+      folder: home, timeout: options.lockTimeout, fileSystem: options.fileSystem)
+    let schemas = InventorySchemas.registry
+    let storePath = home + "/" + LocalStore.fileName
+    let exists: Bool
+    do {
+      exists = try options.fileSystem.identity(atPath: storePath) != nil
+    } catch {
+      throw StashError(.io(error))
+    }
+    guard exists || options.createIfMissing else {
+      return DeviceFolder(
+        home: home, local: nil, mirror: .notEntitled(.none), lock: lock,
+        entitlementAtOpen: .none, options: options)
+    }
+    let local: LocalStore
+    do {
+      let creation = LocalStore.Creation(
+        deviceName: options.deviceName ?? ProcessInfo.processInfo.hostName, time: options.clock())
+      local = try LocalStore.open(
+        folder: home, schemas: schemas, lock: lock, create: creation,
+        fileSystem: options.fileSystem)
+    } catch {
+      throw StashError(error)
+    }
+    let entitlement = local.content.settings.entitlement
+    let mirror = openMirror(
+      home: home, entitlement: entitlement, local: local, lock: lock, options: options)
+    return DeviceFolder(
+      home: home, local: local, mirror: mirror, lock: lock, entitlementAtOpen: entitlement,
+      options: options)
+  }
+
+  private static func openMirror(
+    home: String, entitlement: Entitlement, local: LocalStore, lock: FolderLock,
+    options: Options
+  ) -> MirrorStatus {
+    guard entitlement.opensMirror else { return .notEntitled(entitlement) }
+    do {
+      let store = try MirrorStore.open(
+        folder: home, schemas: local.schemas, lock: lock,
+        create: (local.deviceID, options.clock()), fileSystem: options.fileSystem)
+      return .available(store)
+    } catch {
+      return .unavailable(
+        "The mirror '\(home)/\(MirrorStore.fileName)' could not be opened (\(error)); the "
+          + "inventory works as usual and sync is off until it is fixed")
+    }
+  }
+
+  /// The local store, for an operation that writes.
+  ///
+  /// - Throws: ``StashError`` when the folder was opened for reading and has no store yet.
+  func writableStore() throws(StashError) -> LocalStore {
+    guard let local else {
+      throw .refused("The folder '\(home)' has no inventory yet; run 'stash init' first")
+    }
+    return local
+  }
+
+  /// Everything the local store holds (empty when there is no store yet).
+  public var content: LocalContent? { local?.content }
+}
+
+/// Whether the mirror is open, and why not.
+public enum MirrorStatus: Sendable {
+  /// The saved entitlement does not open the mirror (only a subscription does).
+  case notEntitled(Entitlement)
+  /// The mirror is open.
+  case available(MirrorStore)
+  /// The mirror could not be opened; the reason is for a person. The inventory works anyway.
+  case unavailable(String)
+
+  /// The open mirror, if there is one.
+  public var store: MirrorStore? {
+    if case .available(let store) = self { return store }
+    return nil
+  }
+}

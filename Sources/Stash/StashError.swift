@@ -1,0 +1,78 @@
+public import JSONLines
+public import LocalStore
+public import StashModel
+
+/// A failure a person can act on, with the category that decides the CLI's exit code.
+///
+/// Messages are in sentence case, name the culprit in single quotes, have no trailing period,
+/// and say what to do.
+public struct StashError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What kind of failure this is.
+  public enum Category: String, Hashable, Sendable {
+    /// Bad input, not found, ambiguous, not enough stock, or a save that failed (exit 1).
+    case refused
+    /// Another process holds the folder's lock (exit 3).
+    case busy
+    /// A store file is damaged or too new to read (exit 4).
+    case damaged
+  }
+
+  /// What kind of failure this is.
+  public let category: Category
+  /// What happened and what to do, for a person.
+  public let message: String
+
+  /// A failure.
+  public init(_ category: Category, _ message: String) {
+    self.category = category
+    self.message = message
+  }
+
+  /// A refusal (exit 1).
+  public static func refused(_ message: String) -> StashError { StashError(.refused, message) }
+
+  public var description: String { message }
+
+  /// The failure for a log error: busy, damaged, or refused.
+  public init(_ error: LogError) {
+    switch error {
+    case .busy: self.init(.busy, error.description)
+    case .damaged, .unsupportedVersion, .wrongFormat:
+      self.init(.damaged, error.description + "; 'stash doctor' shows what is wrong")
+    case .io, .missing, .alreadyExists: self.init(.refused, error.description)
+    }
+  }
+
+  /// The failure for a local store error.
+  public init(_ error: LocalStoreError) {
+    switch error {
+    case .log(let log): self.init(log)
+    case .notSaved(_, let log):
+      self.init(log.isBusy ? .busy : .refused, error.description)
+    case .invalid(let model): self.init(.refused, model.message)
+    }
+  }
+
+  /// The failure for a model error (bad input).
+  public init(_ error: ModelError) { self.init(.refused, error.message) }
+
+  /// The failure for any error thrown below the facade.
+  public init(wrapping error: any Error) {
+    switch error {
+    case let error as StashError: self = error
+    case let error as LocalStoreError: self.init(error)
+    case let error as LogError: self.init(error)
+    case let error as LogStoreError: self.init(error.logError)
+    case let error as ModelError: self.init(error)
+    case let error as BlobError: self.init(.refused, error.description)
+    default: self.init(.refused, "\(error)")
+    }
+  }
+}
+
+extension LogError {
+  var isBusy: Bool {
+    if case .busy = self { return true }
+    return false
+  }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import JSONLines
+import MirrorStore
+import StashModel
+import StashTestSupport
+import Testing
+
+private let epoch = Timestamp(secondsSince1970: 1_764_441_600)!
+private let alice = DeviceID("00000000-0000-4000-8000-00000000a11c")!
+private let bob = DeviceID("00000000-0000-4000-8000-000000000b0b")!
+
+private func openMirror(_ folder: URL) throws -> MirrorStore {
+  try MirrorStore.open(
+    folder: folder.path, schemas: InventorySchemas.registry, lock: FolderLock(folder: folder.path),
+    create: (alice, epoch))
+}
+
+private func version(
+  _ record: Record, parents: [MirrorVersion] = [], generation: Int64? = nil,
+  author: DeviceID = bob
+) -> MirrorVersion {
+  MirrorVersion(
+    snapshot: .record(record), parents: Set(parents.map(\.hash)),
+    generation: generation ?? (parents.map(\.generation).max() ?? 0) + 1, author: author,
+    authoredAt: epoch)
+}
+
+private func tube(
+  _ quantity: Int64, id: RecordID = RecordID("3f2b8c1e-9d4a-4b7e-8c2f-1a2b3c4d5e6f")!
+) -> Record {
+  Item(id: id, name: "Koleston", quantity: quantity, createdAt: epoch).record
+}
+
+@Suite struct MirrorStoreTests {
+  @Test func leavesDoNotDependOnArrivalOrderOrRepeats() throws {
+    let root = version(tube(5))
+    let left = version(tube(4), parents: [root])
+    let right = version(tube(3), parents: [root], author: alice)
+    let merge = version(tube(2), parents: [left])
+    let all = [root, left, right, merge]
+    var random = SeededRandom(seed: 77)
+    var seen = Set<[SnapshotHash]>()
+    for round in 0..<40 {
+      try withTemporaryFolder { folder in
+        let mirror = try openMirror(folder)
+        var arrivals = all + all.filter { _ in Bool.random(using: &random) }
+        arrivals.shuffle(using: &random)
+        for arrival in arrivals {
+          try mirror.update { _, transaction in transaction.merge(arrival) }
+        }
+        let side = mirror.content.side(for: root.key)
+        seen.insert(side.leaves.map(\.hash))
+        #expect(
+          Set(side.leaves.map(\.hash)) == [merge.hash, right.hash], "round \(round), seed 77")
+        #expect(mirror.content.checkInvariants() == [])
+      }
+    }
+    #expect(seen.count == 1, "the winner order is the same whatever the arrival order")
+  }
+
+  @Test func theWinnerIsLiveOverTombstoneThenHigherGenerationThenLargerHash() {
+    let root = version(tube(5))
+    let tombstone = MirrorVersion(
+      snapshot: .tombstone(Tombstone(deleting: tube(5), at: epoch)), parents: [root.hash],
+      generation: 9, author: alice, authoredAt: epoch)
+    let edit = version(tube(4), parents: [root])
+    #expect(edit.beats(tombstone))
+    let deeper = version(tube(3), generation: 3)
+    #expect(deeper.beats(edit))
+    let same = [version(tube(7), generation: 2), version(tube(8), generation: 2)]
+    let larger = same.max { $0.hash < $1.hash }!
+    let smaller = same.min { $0.hash < $1.hash }!
+    #expect(larger.beats(smaller) && !smaller.beats(larger))
+  }
+
+  @Test func concurrentTombstonesAgreeAndAreNotAConflict() throws {
+    try withTemporaryFolder { folder in
+      let mirror = try openMirror(folder)
+      let root = version(tube(5))
+      let byAlice = MirrorVersion(
+        snapshot: .tombstone(Tombstone(deleting: tube(5), at: epoch)), parents: [root.hash],
+        generation: 2, author: alice, authoredAt: epoch)
+      let byBob = MirrorVersion(
+        snapshot: .tombstone(Tombstone(deleting: tube(5), at: Timestamp(secondsSince1970: 9)!)),
+        parents: [root.hash], generation: 2, author: bob, authoredAt: epoch)
+      try mirror.update { _, transaction in
+        transaction.merge(root)
+        transaction.merge(byAlice)
+        transaction.merge(byBob)
+      }
+      let side = mirror.content.side(for: root.key)
+      #expect(side.leaves.count == 2)
+      #expect(!side.isConcurrent)
+      #expect(side.winner?.snapshot.isTombstone == true)
+    }
+  }
+
+  @Test func writesArePendingUntilExportedAndBuildGenerations() throws {
+    try withTemporaryFolder { folder in
+      let mirror = try openMirror(folder)
+      let (first, second) = try mirror.update { content, transaction in
+        let first = transaction.write(.record(tube(5)), parents: [], author: alice, at: epoch)
+        let second = transaction.write(
+          .record(tube(4)), parents: [first.hash], author: alice, at: epoch)
+        return (first, second)
+      }
+      #expect(first.generation == 1 && second.generation == 2)
+      #expect(
+        mirror.content.pendingVersions.map(\.hash).sorted() == [first.hash, second.hash].sorted())
+      #expect(mirror.content.side(for: first.key).leaves.map(\.hash) == [second.hash])
+      try mirror.update { content, transaction in
+        transaction.markExported(
+          content.pendingVersions.map { VersionRef(key: $0.key, hash: $0.hash) },
+          segment: "devices/a/1.jsonl")
+      }
+      #expect(mirror.content.pending.isEmpty)
+      #expect(mirror.content.isAncestor(first.hash, of: second.hash, key: first.key))
+      #expect(!mirror.content.isAncestor(second.hash, of: first.hash, key: first.key))
+    }
+  }
+
+  @Test func everythingSurvivesReopeningAndCompaction() throws {
+    try withTemporaryFolder { folder in
+      let mirror = try openMirror(folder)
+      let root = version(tube(5))
+      try mirror.update { _, transaction in
+        transaction.bindZone("zone-1")
+        transaction.merge(root)
+        transaction.write(.record(tube(4)), parents: [root.hash], author: alice, at: epoch)
+        transaction.markRead(segment: "devices/b/1.jsonl")
+        transaction.recordTransfer(.import, at: epoch)
+      }
+      let before = mirror.content.changesForCompaction
+      let reopened = try openMirror(folder)
+      #expect(reopened.content.changesForCompaction == before)
+      #expect(reopened.storeID == mirror.storeID)
+      #expect(reopened.content.zone == "zone-1" && reopened.content.lastImport == epoch)
+      try reopened.file.compact()
+      #expect(try openMirror(folder).content.changesForCompaction == before)
+    }
+  }
+
+  @Test func aVersionWhoseHashDoesNotMatchItsContentIsRefused() throws {
+    var json = version(tube(5)).json
+    json["hash"] = .string(tube(6).snapshotHash.hex)
+    #expect {
+      try MirrorVersion(json: json, schemas: InventorySchemas.registry)
+    } throws: { error in
+      "\(error)".contains("does not match its content")
+    }
+  }
+}
