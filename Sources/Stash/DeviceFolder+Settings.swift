@@ -1,5 +1,5 @@
-public import LocalStore
-import StashModel
+import LocalStore
+public import StashModel
 
 extension DeviceFolder {
   /// This device's settings (defaults when there is no store yet).

@@ -1,5 +1,3 @@
-public import StashModel
-
 /// Something odd the reconciler found and left alone, for a person to look at.
 ///
 /// Today there is one kind: two or more rows with one record id in a store (table row 0).

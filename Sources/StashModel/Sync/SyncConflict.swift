@@ -1,5 +1,3 @@
-public import StashModel
-
 /// A disagreement the reconciler could not settle, kept with every side's full snapshot.
 ///
 /// Nothing in a conflict is ever overwritten: each side's snapshot is stored whole (names,
@@ -30,7 +28,8 @@ public struct SyncConflict: Hashable, Sendable, Identifiable, CustomStringConver
       noticedAt: noticedAt, state: .open, resolution: nil)
   }
 
-  init(
+  /// A conflict with every property given (as read back from a store).
+  public init(
     id: ConflictID, key: RecordKey, kind: ConflictKind, sides: [ConflictSide],
     noticedAt: Timestamp, state: ConflictState, resolution: ConflictResolution?
   ) {

@@ -1,10 +1,8 @@
-import StashModel
-
 extension RecordKey {
   /// `{"model", "id"}`.
-  var json: JSONObject { ["model": .string(model), "id": .string(id.rawValue)] }
+  public var json: JSONObject { ["model": .string(model), "id": .string(id.rawValue)] }
 
-  init(json: JSONObject) throws(ModelError) {
+  public init(json: JSONObject) throws(ModelError) {
     guard case .string(let model)? = json["model"], !model.isEmpty,
       case .string(let idText)? = json["id"], let id = RecordID(idText)
     else { throw ModelError("Expected a 'model' and an 'id' that is a lowercase UUID") }
@@ -13,7 +11,8 @@ extension RecordKey {
 }
 
 extension SyncConflict {
-  var json: JSONObject {
+  /// The JSON form, as the local store's lines hold it.
+  public var json: JSONObject {
     [
       "id": .string(id.rawValue),
       "model": .string(key.model),
@@ -26,7 +25,7 @@ extension SyncConflict {
     ]
   }
 
-  init(json: JSONObject, schemas: SchemaRegistry) throws(ModelError) {
+  public init(json: JSONObject, schemas: SchemaRegistry) throws(ModelError) {
     guard case .string(let idText)? = json["id"], let id = ConflictID(idText),
       case .string(let model)? = json["model"],
       case .string(let recordText)? = json["recordID"], let recordID = RecordID(recordText),
@@ -52,7 +51,8 @@ extension SyncConflict {
 }
 
 extension ConflictSide {
-  var json: JSONObject {
+  /// The JSON form, as the local store's lines hold it.
+  public var json: JSONObject {
     [
       "origin": .string(origin.rawValue),
       "snapshot": snapshot.map { .object($0.json) } ?? .null,
@@ -60,7 +60,7 @@ extension ConflictSide {
     ]
   }
 
-  init(json: JSONObject, schemas: SchemaRegistry) throws(ModelError) {
+  public init(json: JSONObject, schemas: SchemaRegistry) throws(ModelError) {
     guard case .string(let originText)? = json["origin"], let origin = Origin(rawValue: originText)
     else { throw ModelError("A conflict side needs an 'origin' of local or mirror") }
     var snapshot: Snapshot?
@@ -74,14 +74,15 @@ extension ConflictSide {
 }
 
 extension ConflictResolution {
-  var json: JSONObject {
+  /// The JSON form, as the local store's lines hold it.
+  public var json: JSONObject {
     [
       "choice": .string(choice), "at": .double(at.secondsSince1970),
       "by": .string(by.rawValue), "result": result.map { .string($0.hex) } ?? .null,
     ]
   }
 
-  init(json: JSONObject) throws(ModelError) {
+  public init(json: JSONObject) throws(ModelError) {
     guard case .string(let choice)? = json["choice"], let seconds = json["at"]?.exactDouble,
       let at = Timestamp(secondsSince1970: seconds),
       case .string(let byText)? = json["by"], let by = DeviceID(byText)
@@ -93,7 +94,8 @@ extension ConflictResolution {
 }
 
 extension Diagnostic {
-  var json: JSONObject {
+  /// The JSON form, as the local store's lines hold it.
+  public var json: JSONObject {
     var object = key.json
     object.append("store", .string(store.rawValue))
     object.append("rows", .integer(Int64(rows)))
@@ -101,7 +103,7 @@ extension Diagnostic {
     return object
   }
 
-  init(json: JSONObject) throws(ModelError) {
+  public init(json: JSONObject) throws(ModelError) {
     guard case .string(let storeText)? = json["store"], let store = Store(rawValue: storeText),
       case .integer(let rows)? = json["rows"], let seconds = json["noticedAt"]?.exactDouble,
       let noticedAt = Timestamp(secondsSince1970: seconds)
@@ -111,14 +113,15 @@ extension Diagnostic {
 }
 
 extension DeviceSettings {
-  var json: JSONObject {
+  /// The JSON form, as the local store's lines hold it.
+  public var json: JSONObject {
     [
       "name": .string(name), "entitlement": .string(entitlement.rawValue),
       "cloudFolder": cloudFolder.map { .string($0) } ?? .null,
     ]
   }
 
-  init(json: JSONObject) throws(ModelError) {
+  public init(json: JSONObject) throws(ModelError) {
     guard case .string(let name)? = json["name"],
       case .string(let entitlementText)? = json["entitlement"],
       let entitlement = Entitlement(rawValue: entitlementText)

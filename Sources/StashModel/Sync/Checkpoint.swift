@@ -1,5 +1,3 @@
-public import StashModel
-
 /// What this device and the mirror last agreed on for one record: a version's hash, or a
 /// tombstone's.
 ///
