@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "JSONLines", targets: ["JSONLines"]),
     .library(name: "LocalStore", targets: ["LocalStore"]),
     .library(name: "MirrorStore", targets: ["MirrorStore"]),
+    .library(name: "Reconciler", targets: ["Reconciler"]),
     .library(name: "Stash", targets: ["Stash"]),
     .executable(name: "stash", targets: ["stash"]),
     .executable(name: "stash-bench", targets: ["StashBench"]),
@@ -22,8 +23,14 @@ let package = Package(
     .target(name: "LocalStore", dependencies: ["StashModel", "JSONLines"]),
     // The mirror (`cloud.store`) a transport replicates. Never imports LocalStore.
     .target(name: "MirrorStore", dependencies: ["StashModel", "JSONLines"]),
+    // The decision table, passes, resolution and the import gate: the only module that sees
+    // both stores.
+    .target(
+      name: "Reconciler", dependencies: ["StashModel", "JSONLines", "LocalStore", "MirrorStore"]),
     // The facade other tools embed: a device folder, typed inventory, conflicts, sync.
-    .target(name: "Stash", dependencies: ["StashModel", "JSONLines", "LocalStore", "MirrorStore"]),
+    .target(
+      name: "Stash",
+      dependencies: ["StashModel", "JSONLines", "LocalStore", "MirrorStore", "Reconciler"]),
     // The small table-driven command-line parser the `stash` tool is built on.
     .target(name: "ArgumentParsing"),
     .executableTarget(name: "stash", dependencies: ["ArgumentParsing"]),
@@ -35,6 +42,11 @@ let package = Package(
     .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines", "StashTestSupport"]),
     .testTarget(name: "LocalStoreTests", dependencies: ["LocalStore", "StashTestSupport"]),
     .testTarget(name: "MirrorStoreTests", dependencies: ["MirrorStore", "StashTestSupport"]),
+    .testTarget(
+      name: "ReconcilerTests",
+      dependencies: [
+        "Reconciler", "LocalStore", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport",
+      ]),
     .testTarget(name: "StashTests", dependencies: ["Stash", "LocalStore", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
   ],

@@ -50,6 +50,12 @@ public struct LocalContent: Sendable {
     public let key: RecordKey
     /// Which store.
     public let store: Diagnostic.Store
+
+    /// The identity of a diagnostic.
+    public init(key: RecordKey, store: Diagnostic.Store) {
+      self.key = key
+      self.store = store
+    }
   }
 
   /// Applies one committed change. Total: every change that could be written can be applied.

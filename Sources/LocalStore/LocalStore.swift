@@ -64,12 +64,18 @@ public final class LocalStore: Sendable {
     public var deviceName: String
     /// The creation time.
     public var time: Timestamp
+    /// The new store file's identifier (random unless a fixture fixes it).
+    public var storeID: StoreID
 
     /// Describes a new device.
-    public init(deviceID: DeviceID = .make(), deviceName: String, time: Timestamp) {
+    public init(
+      deviceID: DeviceID = .make(), deviceName: String, time: Timestamp,
+      storeID: StoreID = .make()
+    ) {
       self.deviceID = deviceID
       self.deviceName = deviceName
       self.time = time
+      self.storeID = storeID
     }
   }
 
@@ -103,7 +109,7 @@ public final class LocalStore: Sendable {
       do { exists = try fileSystem.identity(atPath: path) != nil } catch { throw .io(error) }
       if let create, !exists {
         let header = LogHeader(
-          format: LocalContent.format, version: LocalContent.version, storeID: .make(),
+          format: LocalContent.format, version: LocalContent.version, storeID: create.storeID,
           deviceID: create.deviceID, created: create.time)
         let file = try LogStore<LocalContent>.create(
           path: path, header: header,

@@ -33,13 +33,13 @@ public final class MirrorStore: Sendable {
   ///   - folder: The device folder.
   ///   - schemas: The models records follow.
   ///   - lock: The folder's lock.
-  ///   - create: When the file is missing, create it for this device at this time; `nil` to
-  ///     fail with ``LogError/missing(_:)``.
+  ///   - create: When the file is missing, create it for this device at this time (with a
+  ///     new random store id unless one is given); `nil` to fail with ``LogError/missing(_:)``.
   ///   - fileSystem: The file-system seam.
   /// - Throws: ``LogError``: missing, damaged, too new, busy, unreadable.
   public static func open(
     folder: String, schemas: SchemaRegistry, lock: FolderLock,
-    create: (deviceID: DeviceID, time: Timestamp)? = nil,
+    create: (deviceID: DeviceID, time: Timestamp, storeID: StoreID?)? = nil,
     fileSystem: any FileSystem = POSIXFileSystem()
   ) throws(LogError) -> MirrorStore {
     let path = folder + "/" + fileName
@@ -49,7 +49,8 @@ public final class MirrorStore: Sendable {
     do { exists = try fileSystem.identity(atPath: path) != nil } catch { throw .io(error) }
     if let create, !exists {
       let header = LogHeader(
-        format: MirrorContent.format, version: MirrorContent.version, storeID: .make(),
+        format: MirrorContent.format, version: MirrorContent.version,
+        storeID: create.storeID ?? .make(),
         deviceID: create.deviceID, created: create.time)
       let file = try LogStore<MirrorContent>.create(
         path: path, header: header, initialChanges: [], lock: lock, context: schemas,
@@ -151,7 +152,17 @@ public struct MirrorTransaction: Sendable {
     add(.recordTransfer(kind, at: time))
   }
 
+  /// Records a change. A version's device-local fields are cleared first: they belong to the
+  /// device that set them and never travel, whoever writes the version.
   private mutating func add(_ change: MirrorChange) {
+    var change = change
+    if case .addVersion(let version, let isPending) = change,
+      case .record(let record) = version.snapshot
+    {
+      var stripped = version
+      stripped.snapshot = .record(record.copied(keepingDeviceLocalFieldsOf: nil))
+      change = .addVersion(stripped, pending: isPending)
+    }
     changes.append(change)
     if case .addVersion(let version, _) = change {
       let ref = VersionRef(key: version.key, hash: version.hash)

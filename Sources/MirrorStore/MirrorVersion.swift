@@ -8,7 +8,7 @@ public import StashModel
 /// graph does not depend on the order versions arrive in, nor on repeats.
 public struct MirrorVersion: Hashable, Sendable, CustomStringConvertible {
   /// The record or tombstone.
-  public let snapshot: Snapshot
+  public internal(set) var snapshot: Snapshot
   /// The snapshot's hash (a record's snapshot hash, or the tombstone's own hash).
   public let hash: SnapshotHash
   /// The hashes of the versions this one replaces.

@@ -139,7 +139,7 @@ public final class DeviceFolder: Sendable {
     do {
       let store = try MirrorStore.open(
         folder: home, schemas: local.schemas, lock: lock,
-        create: (local.deviceID, options.clock()), fileSystem: options.fileSystem)
+        create: (local.deviceID, options.clock(), nil), fileSystem: options.fileSystem)
       return .available(store)
     } catch {
       return .unavailable(

@@ -25,27 +25,32 @@ public final class FaultInjectingFileSystem: FileSystem {
     case rename
     /// The next truncate fails with EIO.
     case truncate
+    /// The next write to a file whose path ends in `suffix` fails (nothing is written).
+    case writeTo(suffix: String)
     /// Every open of a path ending in `suffix` fails with EACCES (permission denied), for as
     /// long as the fault stays injected (tests run as root, where `chmod` cannot deny).
     case denyOpen(suffix: String)
   }
 
   private let base = POSIXFileSystem()
-  private let pending = Mutex<[Fault]>([])
+  /// Faults waiting to fire, each with how many matching calls to let through first.
+  private let pending = Mutex<[(fault: Fault, skip: Int)]>([])
   private let counts = Mutex<[String: Int]>([:])
+  /// The path each open descriptor was opened with, for faults aimed at one file.
+  private let paths = Mutex<[Int32: String]>([:])
 
   /// A file system that behaves like the real one until told otherwise.
   public init() {}
 
-  /// Makes the next matching call fail.
-  public func inject(_ fault: Fault) {
-    pending.withLock { $0.append(fault) }
+  /// Makes a later matching call fail: the first `skip` matching calls go through.
+  public func inject(_ fault: Fault, afterSkipping skip: Int = 0) {
+    pending.withLock { $0.append((fault, skip)) }
   }
 
   /// Whether every injected one-shot fault has fired.
   public var allFaultsFired: Bool {
     pending.withLock { faults in
-      faults.allSatisfy { if case .denyOpen = $0 { true } else { false } }
+      faults.allSatisfy { if case .denyOpen = $0.fault { true } else { false } }
     }
   }
 
@@ -58,8 +63,12 @@ public final class FaultInjectingFileSystem: FileSystem {
   private func take(_ match: (Fault) -> Bool, _ operation: String) -> Fault? {
     counts.withLock { $0[operation, default: 0] += 1 }
     return pending.withLock { faults in
-      guard let index = faults.firstIndex(where: match) else { return nil }
-      return faults.remove(at: index)
+      guard let index = faults.firstIndex(where: { match($0.fault) }) else { return nil }
+      if faults[index].skip > 0 {
+        faults[index].skip -= 1
+        return nil
+      }
+      return faults.remove(at: index).fault
     }
   }
 
@@ -70,18 +79,23 @@ public final class FaultInjectingFileSystem: FileSystem {
 
   public func open(_ path: String, _ mode: OpenMode) throws(FileSystemError) -> FileDescriptor {
     let denied = pending.withLock { faults in
-      faults.contains {
-        if case .denyOpen(let suffix) = $0 { path.hasSuffix(suffix) } else { false }
+      faults.contains { entry in
+        if case .denyOpen(let suffix) = entry.fault { path.hasSuffix(suffix) } else { false }
       }
     }
     if denied {
       throw FileSystemError(
         operation: "open", path: path, code: EACCES, reason: "Permission denied (injected)")
     }
-    return try base.open(path, mode)
+    let descriptor = try base.open(path, mode)
+    paths.withLock { $0[descriptor.rawValue] = path }
+    return descriptor
   }
 
-  public func close(_ file: FileDescriptor) { base.close(file) }
+  public func close(_ file: FileDescriptor) {
+    paths.withLock { $0[file.rawValue] = nil }
+    base.close(file)
+  }
 
   public func read(
     _ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
@@ -92,7 +106,16 @@ public final class FaultInjectingFileSystem: FileSystem {
   public func write(
     _ file: FileDescriptor, _ bytes: UnsafeRawBufferPointer, at offset: Int64
   ) throws(FileSystemError) {
-    let fault = take({ if case .write = $0 { true } else { false } }, "write")
+    let path = paths.withLock { $0[file.rawValue] } ?? ""
+    let fault = take(
+      { fault in
+        switch fault {
+        case .write: true
+        case .writeTo(let suffix): path.hasSuffix(suffix)
+        default: false
+        }
+      }, "write")
+    if case .writeTo? = fault { throw injected("write") }
     guard case .write(let keeping)? = fault else {
       return try base.write(file, bytes, at: offset)
     }

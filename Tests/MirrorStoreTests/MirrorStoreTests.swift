@@ -12,7 +12,7 @@ private let bob = DeviceID("00000000-0000-4000-8000-000000000b0b")!
 private func openMirror(_ folder: URL) throws -> MirrorStore {
   try MirrorStore.open(
     folder: folder.path, schemas: InventorySchemas.registry, lock: FolderLock(folder: folder.path),
-    create: (alice, epoch))
+    create: (alice, epoch, nil))
 }
 
 private func version(

@@ -1,0 +1,335 @@
+import Foundation
+import JSONLines
+import LocalStore
+import MirrorStore
+import Reconciler
+import StashModel
+import StashTestSupport
+import Testing
+
+/// Random histories on two devices whose mirrors exchange versions (late, partly, repeatedly,
+/// in any order), with restarts, drops (rows vanishing without a tombstone) and resolutions.
+/// After every pass it checks DESIGN.md's invariants 1-4 and 6, and the stores' own.
+///
+/// Replay one seed with `STASH_SEED=<n> swift test --filter RandomHistoryTests`; run more with
+/// `STASH_SIM_SEEDS=<n>`.
+@Suite struct RandomHistoryTests {
+  @Test func randomTwoDeviceHistoriesKeepTheInvariants() throws {
+    let seeds = TestEnvironment.seeds(default: 500)
+    var failures = [UInt64]()
+    var totals = History.Coverage()
+    for seed in seeds {
+      let problems = try withTemporaryFolder { folder in
+        var history = try History(seed: seed, folder: folder)
+        defer { totals.add(history.coverage) }
+        return try history.run()
+      }
+      if !problems.isEmpty {
+        failures.append(seed)
+        Issue.record("seed \(seed) (replay: STASH_SEED=\(seed)): \(problems.prefix(5))")
+        if failures.count >= 3 { break }
+      }
+    }
+    #expect(failures.isEmpty, "\(seeds.count) seeds from \(seeds.first ?? 0)")
+    print("RandomHistoryTests: \(seeds.count) seeds, \(totals)")
+    // The histories must reach the interesting rows, or the invariants prove little.
+    if seeds.count >= 100 {
+      for row in [
+        TableRow.applyMirrorEdit, .copyLocalEdit, .bothEdited, .deletionToMirror,
+        .deletionToLocal, .missingHere, .concurrentVersions, .editedHereDeletedThere,
+        .deletedHereEditedThere,
+      ] {
+        #expect(totals.rows[row, default: 0] > 0, "no history reached row \(row.rawValue)")
+      }
+      #expect(totals.resolutions > 0)
+    }
+  }
+}
+
+/// One random history.
+struct History {
+  var random: SeededRandom
+  let devices: [Device]
+  /// Record versions people wrote, and the ones they themselves replaced or deleted later.
+  var written = Set<SnapshotHash>()
+  var replacedByPerson = Set<SnapshotHash>()
+  /// Records someone deleted on purpose (by a delete or a "deleted" resolution).
+  var deletedOnPurpose = Set<RecordKey>()
+  var problems = [String]()
+  var coverage = Coverage()
+
+  /// What the histories exercised, to show the test reaches the rows it means to check.
+  struct Coverage: CustomStringConvertible {
+    var passes = 0
+    var resolutions = 0
+    var refusedResolutions: [String: Int] = [:]
+    var rows: [TableRow: Int] = [:]
+
+    mutating func add(_ other: Coverage) {
+      passes += other.passes
+      resolutions += other.resolutions
+      refusedResolutions.merge(other.refusedResolutions, uniquingKeysWith: +)
+      rows.merge(other.rows, uniquingKeysWith: +)
+    }
+
+    var description: String {
+      let perRow = rows.keys.sorted().map { "\($0.rawValue):\(rows[$0]!)" }.joined(separator: " ")
+      return "\(passes) passes, \(resolutions) resolutions (refused: \(refusedResolutions)), "
+        + "rows \(perRow)"
+    }
+  }
+
+  final class Device: Sendable {
+    let stores: TwoStores
+    let coordinator: LockedBox<SyncCoordinator?>
+    /// Records that vanished here without a tombstone, and were not resolved since.
+    let dropped = LockedBox<Set<RecordKey>>([])
+    /// Reports of the passes the coordinator ran.
+    let lastReports = LockedBox<[PassReport]>([])
+
+    init(_ stores: TwoStores) {
+      self.stores = stores
+      self.coordinator = LockedBox(nil)
+      stores.local.observeSaves { [coordinator] notice in
+        coordinator.withLock { $0 }?.localStoreDidSave(notice)
+      }
+    }
+
+    /// A process start: a new coordinator whose gate is closed.
+    func restart() {
+      let stores = self.stores
+      let reports = lastReports
+      let fresh = SyncCoordinator(mirrorStoreID: stores.mirror.storeID) { request in
+        let report: PassReport
+        switch request {
+        case .full: report = try stores.reconciler.reconcile()
+        case .keys(let keys): report = try stores.reconciler.reconcile(keys: keys)
+        }
+        reports.withLock { $0.append(report) }
+      }
+      coordinator.withLock { $0 = fresh }
+    }
+
+    var gate: SyncCoordinator { coordinator.withLock { $0 }! }
+  }
+
+  init(seed: UInt64, folder: URL) throws {
+    random = SeededRandom(seed: seed)
+    devices = try (0..<2).map { index in
+      let id = DeviceID(String(format: "00000000-0000-4000-8000-%012x", index + 1))!
+      return Device(try TwoStores(folder.appendingPathComponent("d\(index)"), device: id))
+    }
+    for device in devices { device.restart() }
+  }
+
+  mutating func run() throws -> [String] {
+    for _ in 0..<Int.random(in: 10...40, using: &random) {
+      let device = devices.randomElement(using: &random)!
+      switch Int.random(in: 0..<100, using: &random) {
+      case 0..<15: try add(on: device)
+      case 15..<35: try edit(on: device)
+      case 35..<43: try delete(on: device)
+      case 43..<45: try drop(on: device)
+      case 45..<65: try deliver(to: device)
+      case 65..<85: try flush(device)
+      case 85..<90: device.restart()
+      default:
+        // Resolve where there is something to resolve.
+        let withConflicts = devices.filter { !$0.stores.openConflicts.isEmpty }
+        try resolve(on: withConflicts.randomElement(using: &random) ?? device)
+      }
+      if !problems.isEmpty { return problems }
+    }
+    // Quiescence: everything delivered everywhere, passes on both, twice.
+    for _ in 0..<2 {
+      for device in devices {
+        try deliver(to: device, everything: true)
+        try flush(device)
+      }
+    }
+    checkNoSilentLoss()
+    return problems
+  }
+
+  // MARK: Operations
+
+  mutating func add(on device: Device) throws {
+    var item = tube(
+      "Item \(Int.random(in: 0..<1000, using: &random))",
+      quantity: Int64.random(in: 0...9, using: &random))
+    item.id = RecordID.random(using: &random)
+    item.updatedAt = device.stores.tick()
+    try device.stores.addLocally(item)
+    written.insert(item.record.snapshotHash)
+  }
+
+  mutating func pickRow(on device: Device) -> StoredRow? {
+    let rows = device.stores.local.content.rows.values.filter { $0.record.model == "item" }
+      .sorted { $0.row < $1.row }
+    return rows.randomElement(using: &random)
+  }
+
+  mutating func edit(on device: Device) throws {
+    guard let row = pickRow(on: device) else { return }
+    let quantity = Int64.random(in: 0...9, using: &random)
+    let edited = try device.stores.editLocally(row.record.id) { $0.quantity = quantity }
+    replacedByPerson.insert(row.hash)
+    written.insert(edited.record.snapshotHash)
+  }
+
+  mutating func delete(on device: Device) throws {
+    guard let row = pickRow(on: device) else { return }
+    try device.stores.deleteLocally(row.record.id)
+    replacedByPerson.insert(row.hash)
+    deletedOnPurpose.insert(row.record.key)
+  }
+
+  mutating func drop(on device: Device) throws {
+    guard let row = pickRow(on: device) else { return }
+    try device.stores.dropLocally(row.record.id)
+    replacedByPerson.insert(row.hash)
+    device.dropped.withLock { _ = $0.insert(row.record.key) }
+  }
+
+  /// Delivers a random part (or all) of the other device's mirror, in random order, sometimes
+  /// twice, then tells this device's coordinator a successful import finished.
+  mutating func deliver(to device: Device, everything: Bool = false) throws {
+    let source = devices.first { $0 !== device }!
+    var versions = source.stores.mirror.content.versions.values.flatMap(\.values)
+      .sorted { $0.hash < $1.hash }
+    if !everything {
+      versions = versions.filter { _ in Int.random(in: 0..<10, using: &random) < 7 }
+      versions += versions.filter { _ in Int.random(in: 0..<10, using: &random) == 0 }
+      versions.shuffle(using: &random)
+    }
+    try source.stores.deliver(to: device.stores, only: versions)
+    let failed = !everything && Int.random(in: 0..<10, using: &random) == 0
+    device.gate.handle(
+      MirrorEvent(
+        kind: .import, phase: .finished, outcome: failed ? .failure("lost") : .success,
+        storeID: device.stores.mirror.storeID))
+  }
+
+  mutating func flush(_ device: Device) throws {
+    let before = try device.stores.files()
+    let wasOpen = device.gate.isGateOpen
+    let outcome = device.gate.flush()
+    if case .failed(let reason) = outcome { problems.append("a pass failed: \(reason)") }
+    // 6. The gate: before a finished successful import, nothing is written.
+    let changed = try device.stores.files() != before
+    if !wasOpen && changed {
+      problems.append("the stores changed while the gate was closed")
+    }
+    guard case .ran(let request) = outcome else { return }
+    for report in device.lastReports.withLock({ reports in
+      defer { reports = [] }
+      return reports
+    }) {
+      coverage.passes += 1
+      coverage.rows.merge(report.rows, uniquingKeysWith: +)
+    }
+    checkStores(device)
+    // 4. Idempotence: the same pass again changes nothing, byte for byte.
+    let after = try device.stores.files()
+    switch request {
+    case .full: try device.stores.reconciler.reconcile()
+    case .keys(let keys): try device.stores.reconciler.reconcile(keys: keys)
+    }
+    if try device.stores.files() != after { problems.append("a second pass changed the stores") }
+    if case .full = request { checkAgreementOrConflict(device) }
+    checkAbsence(device)
+    // A person often settles a conflict as soon as it shows up.
+    if !device.stores.openConflicts.isEmpty && Bool.random(using: &random) {
+      try resolve(on: device)
+    }
+  }
+
+  mutating func resolve(on device: Device) throws {
+    let open = device.stores.openConflicts
+    guard let conflict = open.randomElement(using: &random) else { return }
+    let choices: [ResolutionChoice] =
+      [.local, .mirror, .deleted]
+      + conflict.sides.compactMap { $0.snapshot.map { .version($0.hash.hex) } }
+    let choice = choices.randomElement(using: &random)!
+    let replaced = device.stores.local.content.rows(for: conflict.key).map(\.hash)
+    do {
+      let resolved = try device.stores.reconciler.resolve(conflict.id, choice: choice)
+      coverage.resolutions += 1
+      replacedByPerson.formUnion(replaced)
+      device.dropped.withLock { _ = $0.remove(conflict.key) }
+      if case .deleted = choice { deletedOnPurpose.insert(conflict.key) }
+      if let result = resolved.resolution?.result,
+        device.stores.local.content.row(for: conflict.key)?.hash == result
+      {
+        written.insert(result)
+      } else {
+        deletedOnPurpose.insert(conflict.key)
+      }
+      checkStores(device)
+    } catch let error as ResolutionError {
+      // A choice that does not fit this conflict (an absent side, an ambiguous "mirror"), or a
+      // record edited since the conflict was noticed.
+      coverage.refusedResolutions[String("\(error)".prefix(30)), default: 0] += 1
+    }
+  }
+
+  // MARK: Invariants
+
+  mutating func checkStores(_ device: Device) {
+    problems += device.stores.local.content.checkInvariants()
+    problems += device.stores.mirror.content.checkInvariants()
+  }
+
+  /// 2 and 3 after a full pass: every record is in agreement, or has an open conflict (a row
+  /// live on one side and deleted or absent on the other never passes silently).
+  mutating func checkAgreementOrConflict(_ device: Device) {
+    let local = device.stores.local.content
+    let mirror = device.stores.mirror.content
+    for key in local.keys.union(mirror.keys) {
+      guard local.openConflicts(for: key).isEmpty, local.rows(for: key).count <= 1 else { continue }
+      let side = mirror.side(for: key)
+      let here = local.row(for: key)?.hash
+      let winner = side.winner
+      let agreed: Bool
+      if side.isConcurrent {
+        agreed = false
+      } else if let here {
+        agreed = winner?.hash == here
+      } else {
+        agreed = winner == nil || winner!.snapshot.isTombstone
+      }
+      if !agreed { problems.append("\(key) neither agrees nor has an open conflict") }
+    }
+  }
+
+  /// 3: a row that vanished without a tombstone is not recreated here, and no tombstone exists
+  /// anywhere for a record nobody deleted on purpose.
+  mutating func checkAbsence(_ device: Device) {
+    for key in device.dropped.withLock({ $0 })
+    where device.stores.local.content.row(for: key) != nil {
+      problems.append("\(key) vanished here and came back")
+    }
+    for other in devices {
+      for (key, versions) in other.stores.mirror.content.versions
+      where versions.values.contains(where: \.snapshot.isTombstone)
+        && !deletedOnPurpose.contains(key)
+      {
+        problems.append("\(key) has a tombstone though nobody deleted it")
+      }
+    }
+  }
+
+  /// 1: every version a person wrote (and did not replace themselves) is live somewhere, in a
+  /// mirror, or inside a conflict.
+  mutating func checkNoSilentLoss() {
+    var kept = Set<SnapshotHash>()
+    for device in devices {
+      let local = device.stores.local.content
+      kept.formUnion(local.rows.values.map(\.hash))
+      kept.formUnion(local.conflicts.values.flatMap { $0.sides.compactMap(\.snapshot?.hash) })
+      kept.formUnion(device.stores.mirror.content.versions.values.flatMap(\.keys))
+    }
+    let lost = written.subtracting(replacedByPerson).subtracting(kept)
+    if !lost.isEmpty { problems.append("lost \(lost.count) versions: \(lost.map(\.short))") }
+  }
+}
