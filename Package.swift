@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "LocalStore", targets: ["LocalStore"]),
     .library(name: "MirrorStore", targets: ["MirrorStore"]),
     .library(name: "Reconciler", targets: ["Reconciler"]),
+    .library(name: "CloudFolder", targets: ["CloudFolder"]),
     .library(name: "Stash", targets: ["Stash"]),
     .executable(name: "stash", targets: ["stash"]),
     .executable(name: "stash-bench", targets: ["StashBench"]),
@@ -27,10 +28,14 @@ let package = Package(
     // both stores.
     .target(
       name: "Reconciler", dependencies: ["StashModel", "JSONLines", "LocalStore", "MirrorStore"]),
+    // The transport: mirror versions through a shared folder. Imports MirrorStore only.
+    .target(name: "CloudFolder", dependencies: ["StashModel", "JSONLines", "MirrorStore"]),
     // The facade other tools embed: a device folder, typed inventory, conflicts, sync.
     .target(
       name: "Stash",
-      dependencies: ["StashModel", "JSONLines", "LocalStore", "MirrorStore", "Reconciler"]),
+      dependencies: [
+        "StashModel", "JSONLines", "LocalStore", "MirrorStore", "Reconciler", "CloudFolder",
+      ]),
     // The small table-driven command-line parser the `stash` tool is built on.
     .target(name: "ArgumentParsing"),
     .executableTarget(name: "stash", dependencies: ["ArgumentParsing"]),
@@ -47,6 +52,9 @@ let package = Package(
       dependencies: [
         "Reconciler", "LocalStore", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport",
       ]),
+    .testTarget(
+      name: "CloudFolderTests",
+      dependencies: ["CloudFolder", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport"]),
     .testTarget(name: "StashTests", dependencies: ["Stash", "LocalStore", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
   ],

@@ -41,7 +41,7 @@ public struct MirrorContent: Sendable {
   public private(set) var exportedSegments: [String] = []
   /// The zone (shared folder identity) this mirror is bound to.
   public private(set) var zone: String?
-  /// The last finished, successful import.
+  /// The last finished, successful import that read at least one segment.
   public private(set) var lastImport: Timestamp?
   /// The last finished, successful export.
   public private(set) var lastExport: Timestamp?

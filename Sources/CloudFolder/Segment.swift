@@ -1,0 +1,95 @@
+import MirrorStore
+import StashModel
+
+/// One export segment: a header line, then one line per version.
+///
+/// ```
+/// {"segment":{"format":"stash.segment","version":1,"zone":Z,"device":D,"sequence":N,"count":K}}
+/// {"hash":…,"parents":[…],"generation":…,"author":…,"authoredAt":…,"snapshot":{…}}   × K
+/// ```
+/// Every version's hash is checked against its payload when read; a segment with any bad line,
+/// a wrong count or another zone is rejected whole.
+struct Segment {
+  let zone: String
+  let device: DeviceID
+  let sequence: Int
+  let versions: [MirrorVersion]
+
+  func encoded() -> [UInt8] {
+    var out = [UInt8]()
+    let header: JSONObject = [
+      "format": .string("stash.segment"), "version": .integer(1), "zone": .string(zone),
+      "device": .string(device.rawValue), "sequence": .integer(Int64(sequence)),
+      "count": .integer(Int64(versions.count)),
+    ]
+    JSONWriter.write(.object(["segment": .object(header)]), into: &out)
+    out.append(10)
+    for version in versions {
+      JSONWriter.write(.object(version.json), into: &out)
+      out.append(10)
+    }
+    return out
+  }
+
+  /// Reads and checks a segment.
+  ///
+  /// - Throws: A reason (for the import report) when anything is wrong.
+  init(bytes: [UInt8], schemas: SchemaRegistry) throws(SegmentProblem) {
+    guard bytes.last == 10 else {
+      throw SegmentProblem("it does not end with a newline (truncated?)")
+    }
+    let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).dropLast()
+    guard let first = lines.first,
+      case .object(let wrapper)? = try? JSONParser.parse(Array(first)),
+      case .object(let header)? = wrapper["segment"],
+      header["format"] == .string("stash.segment"),
+      case .integer(let version)? = header["version"],
+      case .string(let zone)? = header["zone"],
+      case .string(let deviceText)? = header["device"], let device = DeviceID(deviceText),
+      case .integer(let sequence)? = header["sequence"],
+      case .integer(let count)? = header["count"]
+    else { throw SegmentProblem("its header line is missing or damaged") }
+    guard version <= 1 else {
+      throw SegmentProblem("it has format version \(version), newer than this stash reads")
+    }
+    guard count == lines.count - 1 else {
+      throw SegmentProblem("it announces \(count) versions but holds \(lines.count - 1) lines")
+    }
+    var versions = [MirrorVersion]()
+    for (index, line) in lines.dropFirst().enumerated() {
+      guard case .object(let object)? = try? JSONParser.parse(Array(line)) else {
+        throw SegmentProblem("line \(index + 2) is not a JSON object")
+      }
+      do {
+        versions.append(try MirrorVersion(json: object, schemas: schemas))
+      } catch {
+        throw SegmentProblem("line \(index + 2): \(error.message)")
+      }
+    }
+    self.init(zone: zone, device: device, sequence: Int(sequence), versions: versions)
+  }
+
+  init(zone: String, device: DeviceID, sequence: Int, versions: [MirrorVersion]) {
+    self.zone = zone
+    self.device = device
+    self.sequence = sequence
+    self.versions = versions
+  }
+
+  /// The photos the versions' records refer to.
+  var blobs: [BlobRef] {
+    versions.flatMap { version -> [BlobRef] in
+      guard let record = version.snapshot.record else { return [] }
+      return record.values.compactMap { value in
+        if case .blob(let blob) = value { return blob }
+        return nil
+      }
+    }
+  }
+}
+
+/// Why a segment was not applied.
+struct SegmentProblem: Error {
+  let reason: String
+  init(_ reason: String) { self.reason = reason }
+}
