@@ -1,22 +1,43 @@
-public import CloudFolder
+import CloudFolder
 import Foundation
 import JSONLines
 import LocalStore
 import MirrorStore
-public import Reconciler
+import Reconciler
 public import StashModel
 import Synchronization
 
-/// What one `sync` run did.
-public struct SyncRunReport: Sendable {
-  /// What the import read.
-  public var imported = ImportReport()
+/// What one `sync` run did, in plain values (the CLI reads it without the lower modules).
+public struct SyncRunReport: Hashable, Sendable {
+  /// Segments read from the shared folder.
+  public var segmentsRead = 0
+  /// Versions the mirror did not know before.
+  public var versionsImported = 0
+  /// Segments rejected (tampered, truncated, a damaged photo), with the reason.
+  public var rejectedSegments: [String] = []
   /// Whether a finished, successful import of this mirror opened the gate in this run.
   public var gateOpened = false
-  /// The pass the coordinator ran (none when the gate stayed closed).
-  public var pass: PassReport?
-  /// What the export wrote.
-  public var exported = ExportReport()
+  /// Whether a reconcile pass ran.
+  public var passRan = false
+  /// Records written to the local store from the mirror.
+  public var appliedLocally = 0
+  /// Versions copied from the local store to the mirror.
+  public var copiedToMirror = 0
+  /// Conflicts recorded in this run.
+  public var newConflicts: [ConflictID] = []
+  /// Conflicts settled because their sides came to agree.
+  public var settledConflicts = 0
+  /// Records with duplicate local rows, left alone.
+  public var duplicates = 0
+  /// Versions exported.
+  public var versionsExported = 0
+  /// The segment written, relative to the shared folder.
+  public var exportedSegment: String?
+  /// Photos that could not be exported (missing or damaged here).
+  public var photosMissing: [String] = []
+
+  /// An empty report.
+  public init() {}
 }
 
 /// Where sync stands on this device.
@@ -65,8 +86,11 @@ extension DeviceFolder {
     var report = SyncRunReport()
     let post: (MirrorEvent) -> Void = { coordinator.handle($0) }
     do throws(CloudError) {
-      report.imported = try cloud.importNew(
+      let imported = try cloud.importNew(
         into: mirror, deviceBlobs: blobs, at: clock(), post: post)
+      report.segmentsRead = imported.segmentsRead
+      report.versionsImported = imported.versionsImported
+      report.rejectedSegments = imported.rejected.map(\.description)
     } catch {
       throw StashError(.refused, error.description)
     }
@@ -74,10 +98,19 @@ extension DeviceFolder {
     if case .failed(let reason) = coordinator.flush() {
       throw StashError(.refused, "The reconcile pass failed (\(reason)); nothing was changed")
     }
-    report.pass = passes.last
+    if let pass = passes.last {
+      report.passRan = true
+      report.appliedLocally = pass.appliedLocally
+      report.copiedToMirror = pass.copiedToMirror
+      report.newConflicts = pass.newConflicts
+      report.settledConflicts = pass.settledConflicts
+      report.duplicates = pass.duplicates
+    }
     do throws(CloudError) {
-      report.exported = try cloud.export(
-        from: mirror, deviceBlobs: blobs, at: clock(), post: post)
+      let exported = try cloud.export(from: mirror, deviceBlobs: blobs, at: clock(), post: post)
+      report.versionsExported = exported.versions
+      report.exportedSegment = exported.segment
+      report.photosMissing = exported.blobsMissing
     } catch {
       throw StashError(.refused, error.description)
     }
