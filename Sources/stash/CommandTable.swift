@@ -114,18 +114,27 @@ enum CommandTable {
   static let edit = CommandSpec(
     "edit",
     abstract: "Change an item's details",
+    discussion:
+      "Only the options given change. An empty --brand \"\" or --barcode \"\" removes it.",
     arguments: [item],
     options: [
       OptionSpec("name", value: "NAME", help: "A new name"),
       brand,
       OptionSpec("quantity", .integer, value: "N", help: "Set the quantity"),
-      unit, notes, barcode, lowStock, photo,
+      unit, notes, barcode, lowStock,
+      OptionSpec.flag("no-low-stock", help: "Stop warning about low stock"),
+      photo,
       OptionSpec.flag("no-photo", help: "Remove the photo"),
       itemLocation,
       OptionSpec.flag("no-location", help: "Forget where it is kept"),
     ],
-    exclusive: [["photo", "no-photo"], ["location", "no-location"]],
-    examples: ["stash edit 3f2b --brand Wella --low-stock 2", "stash edit 3f2b --no-photo"])
+    exclusive: [
+      ["low-stock", "no-low-stock"], ["photo", "no-photo"], ["location", "no-location"],
+    ],
+    examples: [
+      "stash edit 3f2b --brand Wella --low-stock 2", "stash edit 3f2b --no-photo",
+      "stash edit \"Koleston 7/1\" --brand \"\" --no-low-stock",
+    ])
 
   static let duplicate = CommandSpec(
     "duplicate",
