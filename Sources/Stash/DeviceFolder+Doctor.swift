@@ -36,7 +36,10 @@ extension DeviceFolder {
         device = try DeviceFolder.open(at: home, options: options)
       } catch {
         if error.category == .busy { throw error }
-        report.add(.damage, "local store", error.message)
+        let hint = "; 'stash doctor' shows what is wrong"
+        let message =
+          error.message.hasSuffix(hint) ? String(error.message.dropLast(hint.count)) : error.message
+        report.add(.damage, "local store", message)
       }
     }
     var blobs = BlobCollector()
