@@ -17,6 +17,9 @@ enum CommandTable {
       Stash keeps items, locations and reminders in a folder on this device and works \
       without a network. Turn on sync to exchange changes with your other devices through a \
       shared cloud folder.
+
+      Exit status: 0 done, 1 refused (bad input, not found, ambiguous, not enough stock), \
+      2 usage mistake, 3 the folder is busy (another stash is writing it), 4 a damaged store.
       """,
     options: [
       OptionSpec(

@@ -1,3 +1,19 @@
+// stash: the command-line tool.
+//
+// It owns parsing (the table in CommandTable*.swift), printing (Views/) and exit statuses
+// (Failure.swift). Every decision about records is made by the `Stash` facade; this module
+// must never import JSONLines, LocalStore, MirrorStore, Reconciler or CloudFolder (a test
+// reads the sources to check). Decisions made here, where DESIGN.md is silent:
+//
+// - Reading commands on a folder without a store print an empty result (`[]` with --json)
+//   and create nothing; writing commands check their input first and create the folder
+//   only when they are about to write. `--json` on a writing command prints the result.
+// - A usage mistake (exit 2) is anything wrong with the shape of the command line: unknown
+//   names, missing or malformed values, `edit` with nothing to change, a `--keep` that is no
+//   resolution choice. Values that parse but are refused by the model or the store (a
+//   negative quantity, a latitude of 200, an unknown item, an argument that is not UTF-8,
+//   a home that is a file) are refusals (exit 1).
+// - Colour only on a terminal without NO_COLOR; every message goes to standard error.
 import ArgumentParsing
 import Foundation
 
