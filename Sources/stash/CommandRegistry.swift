@@ -32,7 +32,7 @@ enum CommandRegistry {
     LocationDeleteCommand.self,
     ReminderAddCommand.self, ReminderListCommand.self, ReminderDeleteCommand.self,
     ConflictsCommand.self, ConflictsShowCommand.self, ConflictsResolveCommand.self,
-    DoctorCommand.self,
+    DoctorCommand.self, ExportCommand.self, ImportCommand.self,
   ]
 
   /// The handler for a subcommand path, or `nil` when that command is not implemented yet.

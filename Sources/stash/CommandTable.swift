@@ -156,6 +156,12 @@ enum CommandTable {
   static let export = CommandSpec(
     "export",
     abstract: "Write every item to standard output",
+    discussion: """
+      CSV has a header line (id, name, brand, quantity, unit, notes, location, \
+      lowStockThreshold, barcode, photo, photoSize, createdAt, updatedAt). JSON lines hold \
+      one item per line: the record as stored, its hash, and its location's name. Photo \
+      bytes stay in the device folder.
+      """,
     options: [
       OptionSpec(
         "format", .choice(["csv", "jsonl"]), help: "The output format", isRequired: true)
@@ -165,6 +171,11 @@ enum CommandTable {
   static let importCommand = CommandSpec(
     "import",
     abstract: "Add the items in a CSV or JSON-lines file",
+    discussion: """
+      The whole file is checked first: one bad line and nothing is imported. Items whose id \
+      is already here are left alone, so importing a file twice adds nothing. Locations are \
+      found by name, or created; photos whose bytes are not in this folder are left off.
+      """,
     arguments: [ArgumentSpec("FILE", .path, help: "A file written by 'stash export'")],
-    examples: ["stash import items.csv"])
+    examples: ["stash import items.csv", "stash import --home ~/other items.jsonl"])
 }
