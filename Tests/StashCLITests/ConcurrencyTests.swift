@@ -21,14 +21,15 @@ import Testing
     }
   }
 
-  @Test func aCommandWaitsForAHeldLockThenFailsAsBusyAndChangesNothing() throws {
+  @Test(arguments: [["consume", "Soap"], ["list"], ["doctor"]])
+  func aCommandWaitsForAHeldLockThenFailsAsBusyAndChangesNothing(arguments: [String]) throws {
     try withCLI { cli in
       try cli.device().addItem(Item(name: "Soap", quantity: 5, createdAt: epoch))
       let before = cli.storeBytes()
       let lock = FolderLock(folder: cli.home.path)
       let held = try lock.acquire()
       defer { lock.release(held) }
-      let run = try cli.run(["consume", "Soap"])
+      let run = try cli.run(arguments)
       #expect(run.status == 3, "\(run)")
       #expect(run.standardError.contains("Another process is writing this folder"), "\(run)")
       #expect(run.standardError.contains(cli.home.appendingPathComponent("lock").path))
