@@ -50,9 +50,11 @@ public struct DoctorReport: Hashable, Sendable {
   public var hasInventory = false
   /// Whether the inventory opened.
   public var inventoryOpened = false
-  /// Live items, locations and reminders counted.
+  /// Live items counted.
   public var items = 0
+  /// Live locations counted.
   public var locations = 0
+  /// Live reminders counted.
   public var reminders = 0
   /// Open conflicts.
   public var openConflicts = 0

@@ -1,12 +1,6 @@
 import Foundation
 import StashModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Standard output: plain lines, JSON values, and a little colour for people at a terminal.
 struct Output {
   /// Whether to colour: only when standard output is a terminal and `NO_COLOR` is unset.

@@ -1,12 +1,6 @@
 import Foundation
 import StashModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The command line as the operating system passed it, refused when it is not UTF-8.
 ///
 /// `CommandLine.arguments` silently replaces invalid bytes with U+FFFD, which would store a
