@@ -38,7 +38,7 @@ let package = Package(
       ]),
     // The small table-driven command-line parser the `stash` tool is built on.
     .target(name: "ArgumentParsing"),
-    .executableTarget(name: "stash", dependencies: ["ArgumentParsing"]),
+    .executableTarget(name: "stash", dependencies: ["ArgumentParsing", "Stash", "StashModel"]),
     .executableTarget(name: "StashBench", dependencies: ["StashModel"]),
 
     // Helpers shared by the tests: temporary folders, seeded randomness, fixtures.
@@ -57,6 +57,11 @@ let package = Package(
       dependencies: ["CloudFolder", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport"]),
     .testTarget(name: "StashTests", dependencies: ["Stash", "LocalStore", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+    // Runs the built `stash` binary as a person would; LocalStore and JSONLines only seed
+    // fixtures (a conflict) and hold the folder's lock.
+    .testTarget(
+      name: "StashCLITests",
+      dependencies: ["Stash", "StashModel", "StashTestSupport", "JSONLines", "LocalStore"]),
   ],
   swiftLanguageModes: [.v6]
 )

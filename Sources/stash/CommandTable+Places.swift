@@ -134,6 +134,10 @@ extension CommandTable {
   static let conflictsResolve = CommandSpec(
     "resolve",
     abstract: "Settle a conflict by choosing the version to keep",
+    discussion: """
+      'stash conflicts show ID' lists the sides and their hashes. A --keep value that is \
+      not local, mirror, deleted or 4+ hex digits of a side's hash is a usage mistake (exit 2).
+      """,
     arguments: [conflictID],
     options: [
       OptionSpec(

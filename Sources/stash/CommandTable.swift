@@ -17,6 +17,9 @@ enum CommandTable {
       Stash keeps items, locations and reminders in a folder on this device and works \
       without a network. Turn on sync to exchange changes with your other devices through a \
       shared cloud folder.
+
+      Exit status: 0 done, 1 refused (bad input, not found, ambiguous, not enough stock), \
+      2 usage mistake, 3 the folder is busy (another stash is writing it), 4 a damaged store.
       """,
     options: [
       OptionSpec(
@@ -114,18 +117,27 @@ enum CommandTable {
   static let edit = CommandSpec(
     "edit",
     abstract: "Change an item's details",
+    discussion:
+      "Only the options given change. An empty --brand \"\" or --barcode \"\" removes it.",
     arguments: [item],
     options: [
       OptionSpec("name", value: "NAME", help: "A new name"),
       brand,
       OptionSpec("quantity", .integer, value: "N", help: "Set the quantity"),
-      unit, notes, barcode, lowStock, photo,
+      unit, notes, barcode, lowStock,
+      OptionSpec.flag("no-low-stock", help: "Stop warning about low stock"),
+      photo,
       OptionSpec.flag("no-photo", help: "Remove the photo"),
       itemLocation,
       OptionSpec.flag("no-location", help: "Forget where it is kept"),
     ],
-    exclusive: [["photo", "no-photo"], ["location", "no-location"]],
-    examples: ["stash edit 3f2b --brand Wella --low-stock 2", "stash edit 3f2b --no-photo"])
+    exclusive: [
+      ["low-stock", "no-low-stock"], ["photo", "no-photo"], ["location", "no-location"],
+    ],
+    examples: [
+      "stash edit 3f2b --brand Wella --low-stock 2", "stash edit 3f2b --no-photo",
+      "stash edit \"Koleston 7/1\" --brand \"\" --no-low-stock",
+    ])
 
   static let duplicate = CommandSpec(
     "duplicate",
@@ -144,6 +156,12 @@ enum CommandTable {
   static let export = CommandSpec(
     "export",
     abstract: "Write every item to standard output",
+    discussion: """
+      CSV has a header line (id, name, brand, quantity, unit, notes, location, \
+      lowStockThreshold, barcode, photo, photoSize, createdAt, updatedAt). JSON lines hold \
+      one item per line: the record as stored, its hash, and its location's name. Photo \
+      bytes stay in the device folder.
+      """,
     options: [
       OptionSpec(
         "format", .choice(["csv", "jsonl"]), help: "The output format", isRequired: true)
@@ -153,6 +171,11 @@ enum CommandTable {
   static let importCommand = CommandSpec(
     "import",
     abstract: "Add the items in a CSV or JSON-lines file",
+    discussion: """
+      The whole file is checked first: one bad line and nothing is imported. Items whose id \
+      is already here are left alone, so importing a file twice adds nothing. Locations are \
+      found by name, or created; photos whose bytes are not in this folder are left off.
+      """,
     arguments: [ArgumentSpec("FILE", .path, help: "A file written by 'stash export'")],
-    examples: ["stash import items.csv"])
+    examples: ["stash import items.csv", "stash import --home ~/other items.jsonl"])
 }

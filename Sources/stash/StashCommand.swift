@@ -1,66 +1,63 @@
+// stash: the command-line tool.
+//
+// It owns parsing (the table in CommandTable*.swift), printing (Views/) and exit statuses
+// (Failure.swift). Every decision about records is made by the `Stash` facade; this module
+// must never import JSONLines, LocalStore, MirrorStore, Reconciler or CloudFolder (a test
+// reads the sources to check). Decisions made here, where DESIGN.md is silent:
+//
+// - Reading commands on a folder without a store print an empty result (`[]` with --json)
+//   and create nothing; writing commands check their input first and create the folder
+//   only when they are about to write. `--json` on a writing command prints the result.
+// - A usage mistake (exit 2) is anything wrong with the shape of the command line: unknown
+//   names, missing or malformed values, `edit` with nothing to change, a `--keep` that is no
+//   resolution choice. Values that parse but are refused by the model or the store (a
+//   negative quantity, a latitude of 200, an unknown item, an argument that is not UTF-8,
+//   a home that is a file) are refusals (exit 1).
+// - Colour only on a terminal without NO_COLOR; every message goes to standard error.
 import ArgumentParsing
 import Foundation
 
-/// The `stash` executable: parses the command line and runs the command's handler.
+/// The `stash` executable: reads the raw command line, parses it, and runs the command's
+/// handler.
 ///
-/// Exit statuses: 0 when done (and for `--help` and `--version`), 1 when a command failed or
-/// is not implemented yet, 2 for a usage mistake (the message on standard error, then a line
-/// `See 'stash <path> --help'`). A command that needs a subcommand, run alone, prints its help
-/// on standard error and exits with 2.
+/// Every failure, whatever its source, is turned into a message and an exit status by
+/// ``Failure`` (the one place that maps errors to exit codes): 0 done (and `--help`,
+/// `--version`), 1 refused, 2 usage, 3 store busy, 4 damaged store. A command that needs a
+/// subcommand, run alone, prints its help on standard error and exits with 2.
 @main
 enum StashCommand {
   static func main() {
-    exit(run(Array(CommandLine.arguments.dropFirst())))
-  }
-
-  /// Runs one command line and returns the exit status.
-  static func run(_ arguments: [String]) -> Int32 {
-    let parser = ArgumentParser(root: CommandTable.root)
-    let outcome: ParseOutcome
-    do throws(UsageError) {
-      outcome = try parser.parse(arguments)
-    } catch {
-      return report(error, parser: parser)
-    }
-    switch outcome {
-    case .help(let text):
-      print(text)
-      return 0
-    case .version:
-      print("\(CommandTable.root.name) \(CommandTable.version)")
-      return 0
-    case .command(let parsed):
-      return dispatch(parsed, parser: parser)
-    }
-  }
-
-  private static func dispatch(_ parsed: ParsedArguments, parser: ArgumentParser) -> Int32 {
-    let command = ([CommandTable.root.name] + parsed.path).joined(separator: " ")
-    guard let handler = CommandRegistry.handler(for: parsed.path) else {
-      printError("'\(command)' is not implemented yet")
-      return 1
-    }
+    let status: Int32
     do {
-      return try handler.run(parsed)
-    } catch let error as UsageError {
-      return report(error, parser: parser)
+      status = run(try RawArguments.read())
     } catch {
-      printError("\(error)")
-      return 1
+      status = Failure.report(error)
     }
+    exit(status)
   }
 
-  private static func report(_ error: UsageError, parser: ArgumentParser) -> Int32 {
-    if error.kind == .missingSubcommand, let help = parser.help(for: error.path) {
-      printError(help)
-    } else {
-      printError(error.message)
-      printError(error.helpHint)
+  /// Runs one command line (the arguments after the tool's name) and returns the exit status.
+  static func run(
+    _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> Int32 {
+    let parser = ArgumentParser(root: CommandTable.root)
+    do {
+      switch try parser.parse(arguments) {
+      case .help(let text):
+        print(text)
+        return ExitStatus.done
+      case .version:
+        print("\(CommandTable.root.name) \(CommandTable.version)")
+        return ExitStatus.done
+      case .command(let parsed):
+        guard let handler = CommandRegistry.handler(for: parsed.path) else {
+          throw NotImplemented(command: ([CommandTable.root.name] + parsed.path))
+        }
+        let session = Session(arguments: parsed, environment: environment)
+        return try handler.run(parsed, in: session)
+      }
+    } catch {
+      return Failure.report(error, parser: parser)
     }
-    return 2
-  }
-
-  private static func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
   }
 }

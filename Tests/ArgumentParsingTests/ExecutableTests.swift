@@ -91,13 +91,13 @@ import Testing
     #expect(run.standardError.hasPrefix("OVERVIEW: Manage the places items are kept\n"))
   }
 
+  /// Only commands that stay unimplemented on this branch: the others would read or write the
+  /// default device folder of whoever runs the tests (StashCLITests runs them in a temporary
+  /// folder instead).
   @Test(arguments: [
-    (["add", "Soap", "--quantity", "-3"], "stash add"),
-    (["location", "add", "shop"], "stash location add"),
     (["sync"], "stash sync"),
     (["--json", "sync", "status"], "stash sync status"),
-    (["conflicts", "resolve", "51aa", "--keep", "local"], "stash conflicts resolve"),
-    (["export", "--format", "csv"], "stash export"),
+    (["sync", "disable"], "stash sync disable"),
   ])
   func answersNotImplementedYetForADeclaredCommand(arguments: [String], command: String) throws {
     let run = try Self.stash(arguments)

@@ -1,0 +1,271 @@
+import JSONLines
+import LocalStore
+import MirrorStore
+import StashModel
+
+extension DeviceFolder {
+  /// Checks a device folder and reports what is wrong, without ever failing on damage.
+  ///
+  /// Opens the inventory (which drops a torn tail, as every open does) and the mirror when
+  /// there is one (entitled or not), runs both stores' invariant checks, verifies every photo
+  /// referenced by rows, conflicts and mirror versions, and lists duplicate ids, dangling
+  /// references, open conflicts and torn tails kept aside earlier. Nothing is created: a
+  /// folder without an inventory is reported as such.
+  ///
+  /// - Parameters:
+  ///   - home: The device folder.
+  ///   - options: The lock wait, clock and file system (`createIfMissing` is ignored).
+  /// - Returns: The report; ``DoctorReport/isDamaged`` says whether anything is broken.
+  /// - Throws: ``StashError`` (busy) only when another process holds the folder's lock.
+  public static func examine(at home: String, options: Options = Options()) throws(StashError)
+    -> DoctorReport
+  {
+    var report = DoctorReport(home: home)
+    var options = options
+    options.createIfMissing = false
+    let files = options.fileSystem
+    let storePath = home + "/" + LocalStore.fileName
+    let mirrorPath = home + "/" + MirrorStore.fileName
+    report.hasInventory = (try? files.identity(atPath: storePath)) != nil
+    let mirrorExists = (try? files.identity(atPath: mirrorPath)) != nil
+    guard report.hasInventory || mirrorExists else { return report }
+
+    var device: DeviceFolder?
+    if report.hasInventory {
+      do {
+        device = try DeviceFolder.open(at: home, options: options)
+      } catch {
+        if error.category == .busy { throw error }
+        let hint = "; 'stash doctor' shows what is wrong"
+        let message =
+          error.message.hasSuffix(hint) ? String(error.message.dropLast(hint.count)) : error.message
+        report.add(.damage, "local store", message)
+      }
+    }
+    var blobs = BlobCollector()
+    if let device, let local = device.local {
+      report.inventoryOpened = true
+      examineLocal(local, into: &report, blobs: &blobs)
+      examineMirror(of: device, exists: mirrorExists, into: &report, blobs: &blobs)
+      examine(blobs, in: device.blobs, into: &report)
+    } else if mirrorExists {
+      let lock = FolderLock(folder: home, timeout: options.lockTimeout, fileSystem: files)
+      try examineMirrorFile(
+        home: home, lock: lock, options: options, into: &report, blobs: &blobs)
+      examine(blobs, in: BlobStore(deviceFolder: home, fileSystem: files), into: &report)
+    }
+    report.add(contentsOf: sideFiles(in: home, fileSystem: files, except: device?.local))
+    report.findings.sort { $0.severity < $1.severity }
+    return report
+  }
+
+  // MARK: - The local store
+
+  private static func examineLocal(
+    _ local: LocalStore, into report: inout DoctorReport, blobs: inout BlobCollector
+  ) {
+    let content = local.content
+    if let tail = local.openReport.tail {
+      report.add(.warning, "local store", tail.description)
+    }
+    for problem in content.checkInvariants() {
+      report.add(.damage, "local store", "The inventory breaks an invariant: \(problem)")
+    }
+    var counts = [String: Int]()
+    for stored in content.rows.values.sorted(by: { $0.row < $1.row }) {
+      let record = stored.record
+      counts[record.model, default: 0] += 1
+      blobs.collect(record, from: "\(record.model) \(label(of: record))")
+      if let problem = typedViewProblem(of: record) {
+        report.add(.warning, "local store", problem)
+      }
+    }
+    report.items = counts["item"] ?? 0
+    report.locations = counts["location"] ?? 0
+    report.reminders = counts["reminder"] ?? 0
+
+    var diagnosed = Set<RecordKey>()
+    for diagnostic in content.diagnostics.values.sorted(by: { $0.key < $1.key }) {
+      diagnosed.insert(diagnostic.key)
+      report.add(
+        .warning, "duplicates",
+        "\(diagnostic.rows) rows in the \(diagnostic.store.rawValue) store share the id "
+          + "'\(diagnostic.key.id)' (\(diagnostic.key.model)); edit or delete one by its name")
+    }
+    for (key, rows) in content.rowsByKey.sorted(by: { $0.key < $1.key })
+    where rows.count > 1 && !diagnosed.contains(key) {
+      report.add(
+        .warning, "duplicates",
+        "\(rows.count) rows in the local store share the id '\(key.id)' (\(key.model)); edit "
+          + "or delete one by its name")
+    }
+    for reference in content.danglingReferences() {
+      let from =
+        content.row(for: reference.from).map { label(of: $0.record) }
+        ?? "'\(reference.from.id)'"
+      let state = reference.targetDeleted ? "was deleted here" : "is not here (not synced yet?)"
+      report.add(
+        .note, "references",
+        "The \(reference.from.model) \(from) names \(reference.to.model) "
+          + "'\(reference.to.id.rawValue.prefix(8))' in '\(reference.field)', which \(state)")
+    }
+    let open = content.openConflicts
+    report.openConflicts = open.count
+    for conflict in content.conflicts.values.sorted(by: { $0.id < $1.id }) {
+      for side in conflict.sides {
+        if let record = side.snapshot?.record {
+          blobs.collect(record, from: "conflict '\(conflict.id.short)'")
+        }
+      }
+    }
+    for conflict in open {
+      report.add(
+        .note, "conflicts",
+        "Conflict '\(conflict.id.short)' on \(conflict.key.model) "
+          + "'\(conflict.key.id.rawValue.prefix(8))' (\(conflict.kind.rawValue)) waits for a "
+          + "decision; 'stash conflicts show \(conflict.id.short)' shows its sides")
+    }
+  }
+
+  /// Why a row does not read as its typed model (a reminder's unknown trigger), if it does not.
+  private static func typedViewProblem(of record: Record) -> String? {
+    do {
+      switch record.model {
+      case "item": _ = try Item(record: record)
+      case "location": _ = try Location(record: record)
+      case "reminder": _ = try Reminder(record: record)
+      default: return nil
+      }
+      return nil
+    } catch {
+      return "The \(record.model) '\(record.id)' cannot be shown: \(error.message)"
+    }
+  }
+
+  // MARK: - The mirror
+
+  private static func examineMirror(
+    of device: DeviceFolder, exists: Bool, into report: inout DoctorReport,
+    blobs: inout BlobCollector
+  ) {
+    switch device.mirror {
+    case .available(let store):
+      report.mirror = "open"
+      examine(store, into: &report, blobs: &blobs)
+    case .unavailable(let reason):
+      report.mirror = "unavailable"
+      report.add(.damage, "mirror", reason)
+    case .notEntitled:
+      guard exists else {
+        report.mirror = "not entitled"
+        return
+      }
+      report.mirror = "not entitled"
+      let options = Options(
+        createIfMissing: false, lockTimeout: device.lock.timeout, clock: device.clock,
+        fileSystem: device.fileSystem)
+      // The lock is this process's own (reentrant), so this cannot be busy.
+      try? examineMirrorFile(
+        home: device.home, lock: device.lock, options: options, into: &report, blobs: &blobs)
+    }
+  }
+
+  /// Opens `cloud.store` directly (sync not entitled, or no readable inventory) and checks it.
+  private static func examineMirrorFile(
+    home: String, lock: FolderLock, options: Options, into report: inout DoctorReport,
+    blobs: inout BlobCollector
+  ) throws(StashError) {
+    do {
+      let store = try MirrorStore.open(
+        folder: home, schemas: InventorySchemas.registry, lock: lock,
+        fileSystem: options.fileSystem)
+      examine(store, into: &report, blobs: &blobs)
+    } catch {
+      if case .busy = error { throw StashError(error) }
+      report.add(
+        .damage, "mirror",
+        "The mirror '\(home)/\(MirrorStore.fileName)' could not be opened (\(error)); the "
+          + "inventory works as usual and sync is off until it is fixed")
+    }
+  }
+
+  private static func examine(
+    _ store: MirrorStore, into report: inout DoctorReport, blobs: inout BlobCollector
+  ) {
+    if let tail = store.droppedTail { report.add(.warning, "mirror", tail.description) }
+    let content = store.content
+    for problem in content.checkInvariants() {
+      report.add(.damage, "mirror", "The mirror breaks an invariant: \(problem)")
+    }
+    for (key, versions) in content.versions.sorted(by: { $0.key < $1.key }) {
+      for version in versions.values.sorted(by: { $0.hash < $1.hash }) {
+        if let record = version.snapshot.record {
+          blobs.collect(record, from: "mirror version '\(version.hash.short)' of \(key.model)")
+        }
+      }
+    }
+  }
+
+  // MARK: - Photos and side files
+
+  private static func examine(
+    _ collector: BlobCollector, in store: BlobStore, into report: inout DoctorReport
+  ) {
+    report.photosChecked = collector.order.count
+    for digest in collector.order {
+      guard let (ref, owner) = collector.found[digest] else { continue }
+      switch store.check(ref) {
+      case .present:
+        continue
+      case .missing:
+        report.add(
+          .damage, "photos",
+          "The photo '\(digest.hex.prefix(12))' of \(owner) is missing from "
+            + "'\(store.folder)'; copy it back or attach the photo again")
+      case .corrupt(let reason):
+        report.add(
+          .damage, "photos",
+          "The photo '\(digest.hex.prefix(12))' of \(owner) is damaged (\(reason)); attach "
+            + "the photo again")
+      }
+    }
+  }
+
+  /// Tails dropped by earlier opens, kept aside as `<store>.torn-*` files.
+  private static func sideFiles(
+    in home: String, fileSystem: any FileSystem, except local: LocalStore?
+  ) -> [DoctorReport.Finding] {
+    let names = (try? fileSystem.contentsOfDirectory(home)) ?? []
+    let current = local?.openReport.tail?.keptAt
+    return names.sorted().compactMap { name in
+      let isTorn =
+        name.hasPrefix(LocalStore.fileName + ".torn-")
+        || name.hasPrefix(MirrorStore.fileName + ".torn-")
+      guard isTorn, home + "/" + name != current else { return nil }
+      return DoctorReport.Finding(
+        .note, "local store",
+        "'\(home)/\(name)' holds an unfinished write dropped earlier; it is kept for you to "
+          + "inspect and can be removed")
+    }
+  }
+}
+
+/// The distinct photos referenced anywhere, each with the first record that named it.
+private struct BlobCollector {
+  var order: [SHA256Digest] = []
+  var found: [SHA256Digest: (BlobRef, String)] = [:]
+
+  mutating func collect(_ record: Record, from owner: String) {
+    for value in record.values {
+      guard case .blob(let ref) = value, found[ref.digest] == nil else { continue }
+      found[ref.digest] = (ref, owner)
+      order.append(ref.digest)
+    }
+  }
+}
+
+extension DoctorReport {
+  fileprivate mutating func add(contentsOf more: [Finding]) {
+    findings.append(contentsOf: more)
+  }
+}

@@ -1,0 +1,273 @@
+import JSONLines
+import LocalStore
+public import StashModel
+
+/// The formats `stash export` writes and `stash import` reads.
+public enum TransferFormat: String, Hashable, Sendable, CaseIterable {
+  /// A header line, then one line per item (RFC 4180 quoting); see ``DeviceFolder/csvColumns``.
+  case csv
+  /// One JSON object per line: `{"model", "id", "hash", "fields", "location"}`, `fields` as
+  /// the store writes them and `location` the location's name (or `null`).
+  case jsonl
+}
+
+/// An item read from an export file, checked, and ready to add.
+public struct ImportEntry: Hashable, Sendable {
+  /// The line of the file it starts on.
+  public let line: Int
+  /// The item: the file's id when it had one, else a new id.
+  public let item: Item
+  /// The name of the location it was kept at, to find or create here.
+  public let locationName: String?
+}
+
+/// An export file, read and checked in full before anything is written.
+public struct ImportFile: Hashable, Sendable {
+  /// The file.
+  public let path: String
+  /// Its items, in file order.
+  public let entries: [ImportEntry]
+}
+
+/// What an import did.
+public struct ImportReport: Hashable, Sendable {
+  /// The items added, in file order.
+  public var added: [Item] = []
+  /// Items whose id this folder already has (or that repeat an id earlier in the file): left
+  /// alone, so importing a file twice adds nothing the second time.
+  public var alreadyHere = 0
+  /// Locations created because no location here had their name.
+  public var locationsCreated: [Location] = []
+  /// Items whose photo bytes are not in this folder: added without the photo.
+  public var photosLeftOff = 0
+}
+
+extension DeviceFolder {
+  /// The CSV columns, in order. Dates are seconds since 1970 as written in the store; `photo`
+  /// is the photo's SHA-256 and `photoSize` its size in bytes.
+  public static let csvColumns = [
+    "id", "name", "brand", "quantity", "unit", "notes", "location", "lowStockThreshold",
+    "barcode", "photo", "photoSize", "createdAt", "updatedAt",
+  ]
+
+  /// Every item as lines of `format` (CSV starts with its header), by name.
+  public func exportItems(as format: TransferFormat) -> [String] {
+    let names = Dictionary(locations().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+    let items = items()
+    switch format {
+    case .jsonl:
+      return items.map { item in
+        let record = item.record
+        let location = item.locationID.flatMap { names[$0] }
+        return JSONWriter.string(
+          .object([
+            "model": .string(record.model), "id": .string(record.id.rawValue),
+            "hash": .string(record.snapshotHash.hex), "fields": .object(record.fieldsJSON()),
+            "location": location.map { .string($0) } ?? .null,
+          ]))
+      }
+    case .csv:
+      return [CSV.line(Self.csvColumns)]
+        + items.map { item in
+          CSV.line([
+            item.id.rawValue, item.name, item.brand ?? "", "\(item.quantity)", item.unit,
+            item.notes, item.locationID.flatMap { names[$0] } ?? "",
+            item.lowStockThreshold.map { "\($0)" } ?? "", item.barcode ?? "",
+            item.photo?.digest.hex ?? "", item.photo.map { "\($0.size)" } ?? "",
+            "\(item.createdAt.secondsSince1970)", "\(item.updatedAt.secondsSince1970)",
+          ])
+        }
+    }
+  }
+
+  /// Reads and checks an export file (CSV when its name ends in `.csv` or its first line is
+  /// the CSV header, else JSON lines). Nothing is written.
+  ///
+  /// - Parameters:
+  ///   - path: The file.
+  ///   - now: The creation time of items without one.
+  /// - Returns: The checked items.
+  /// - Throws: ``StashError`` (refused) naming the file and line of the first problem.
+  public static func readImport(at path: String, now: Timestamp) throws(StashError)
+    -> ImportFile
+  {
+    let files = POSIXFileSystem()
+    let bytes: [UInt8]
+    do throws(FileSystemError) {
+      let descriptor = try files.open(path, .readOnly)
+      defer { files.close(descriptor) }
+      bytes = try files.read(descriptor, count: Int(try files.identity(of: descriptor).size), at: 0)
+    } catch {
+      throw .refused("Cannot read '\(path)': \(error.reason)")
+    }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw .refused("The file '\(path)' is not UTF-8 text; export it again with 'stash export'")
+    }
+    let header = CSV.line(csvColumns)
+    let isCSV = path.lowercased().hasSuffix(".csv") || text.hasPrefix(header)
+    let entries = try isCSV ? csvEntries(text, path: path, now: now) : jsonEntries(text, path: path)
+    guard !entries.isEmpty else {
+      throw .refused("The file '\(path)' holds no items; 'stash export' writes one")
+    }
+    return ImportFile(path: path, entries: entries)
+  }
+
+  /// Adds the items of a checked file in one transaction: all of them or, on failure, none.
+  ///
+  /// An item whose id this folder already has is left alone (so a second import of one file
+  /// adds nothing); an id this folder deleted is imported under a new id. A location is found
+  /// by name, or created. A photo whose bytes are not in this folder's blobs is left off.
+  ///
+  /// - Returns: What was added, skipped and created.
+  /// - Throws: ``StashError`` when the save fails.
+  public func importItems(_ file: ImportFile) throws(StashError) -> ImportReport {
+    let now = clock()
+    return try save("the import of '\(file.path)'") { content, transaction in
+      var report = ImportReport()
+      var places = [String: RecordID]()
+      for record in content.records(of: "location") {
+        if case .string(let name)? = record[field: "name"], places[name.lowercased()] == nil {
+          places[name.lowercased()] = record.id
+        }
+      }
+      var seen = Set<RecordID>()
+      for entry in file.entries {
+        var item = entry.item
+        guard content.rowsByKey[item.record.key] == nil, seen.insert(item.id).inserted else {
+          report.alreadyHere += 1
+          continue
+        }
+        if content.tombstones[item.record.key] != nil { item.id = .make() }
+        if let name = entry.locationName {
+          if let id = places[name.lowercased()] {
+            item.locationID = id
+          } else {
+            let location = Location(name: name, createdAt: now)
+            try location.validate()
+            try transaction.insert(location.record)
+            places[name.lowercased()] = location.id
+            report.locationsCreated.append(location)
+            item.locationID = location.id
+          }
+        }
+        if let photo = item.photo, blobs.check(photo) != .present {
+          item.photo = nil
+          report.photosLeftOff += 1
+        }
+        try transaction.insert(item.record)
+        report.added.append(item)
+      }
+      return report
+    }
+  }
+
+  // MARK: - Reading the two formats
+
+  private static func jsonEntries(_ text: String, path: String) throws(StashError)
+    -> [ImportEntry]
+  {
+    var entries = [ImportEntry]()
+    for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
+      .enumerated()
+    where !line.allSatisfy(\.isWhitespace) {
+      let number = offset + 1
+      func refuse(_ reason: String) -> StashError {
+        .refused("Line \(number) of '\(path)' \(reason); nothing was imported")
+      }
+      guard case .object(let object)? = try? JSONParser.parse(String(line)) else {
+        throw refuse("is not a JSON object")
+      }
+      guard object["model"] == nil || object["model"] == .string("item") else {
+        throw refuse("is not an item")
+      }
+      guard case .object(let fields)? = object["fields"] else {
+        throw refuse("has no 'fields' object")
+      }
+      var id = RecordID.make()
+      if let value = object["id"] {
+        guard case .string(let text) = value, let given = RecordID(normalizing: text) else {
+          throw refuse("has an 'id' that is not a UUID")
+        }
+        id = given
+      }
+      var locationName: String?
+      switch object["location"] {
+      case .string(let name)?: locationName = name
+      case nil, .null?: locationName = nil
+      default: throw refuse("has a 'location' that is not a name")
+      }
+      let item: Item
+      do {
+        item = try Item(
+          record: Record(schema: InventorySchemas.item, id: id, fieldsJSON: fields))
+        try item.validate()
+      } catch {
+        throw refuse("is refused: \(error.message)")
+      }
+      entries.append(ImportEntry(line: number, item: item, locationName: locationName))
+    }
+    return entries
+  }
+
+  private static func csvEntries(_ text: String, path: String, now: Timestamp) throws(StashError)
+    -> [ImportEntry]
+  {
+    let records: [(line: Int, fields: [String])]
+    do { records = try CSV.records(text) } catch {
+      throw .refused("Line \(error.line) of '\(path)' has \(error.reason); nothing was imported")
+    }
+    guard let header = records.first?.fields, header.contains("name") else {
+      throw .refused(
+        "The file '\(path)' has no CSV header with a 'name' column; 'stash export --format "
+          + "csv' writes one")
+    }
+    var entries = [ImportEntry]()
+    for (number, fields) in records.dropFirst() {
+      func refuse(_ reason: String) -> StashError {
+        .refused("Line \(number) of '\(path)' \(reason); nothing was imported")
+      }
+      guard fields.count == header.count else {
+        throw refuse("has \(fields.count) fields, not \(header.count)")
+      }
+      let row = Dictionary(zip(header, fields), uniquingKeysWith: { first, _ in first })
+      func text(_ column: String) -> String? { row[column].flatMap { $0.isEmpty ? nil : $0 } }
+      func integer(_ column: String) throws(StashError) -> Int64? {
+        guard let value = text(column) else { return nil }
+        guard let number = Int64(value) else {
+          throw refuse("has '\(value)' as \(column), not a whole number")
+        }
+        return number
+      }
+      func time(_ column: String) throws(StashError) -> Timestamp? {
+        guard let value = text(column) else { return nil }
+        guard let seconds = Double(value), let time = Timestamp(secondsSince1970: seconds) else {
+          throw refuse("has '\(value)' as \(column), not seconds since 1970")
+        }
+        return time
+      }
+      var id = RecordID.make()
+      if let value = text("id") {
+        guard let given = RecordID(normalizing: value) else {
+          throw refuse("has an id '\(value)' that is not a UUID")
+        }
+        id = given
+      }
+      var photo: BlobRef?
+      if let hex = text("photo") {
+        guard let digest = SHA256Digest(hex: hex), let size = try integer("photoSize"), size >= 0
+        else { throw refuse("has a photo '\(hex)' without a valid SHA-256 and size") }
+        photo = BlobRef(digest: digest, size: size)
+      }
+      let created = try time("createdAt") ?? now
+      let item = Item(
+        id: id, name: row["name"] ?? "", brand: text("brand"),
+        quantity: try integer("quantity") ?? 0, unit: row["unit"] ?? "",
+        notes: row["notes"] ?? "", photo: photo,
+        lowStockThreshold: try integer("lowStockThreshold"),
+        barcode: text("barcode"), createdAt: created, updatedAt: try time("updatedAt") ?? created)
+      do { try item.validate() } catch { throw refuse("is refused: \(error.message)") }
+      entries.append(ImportEntry(line: number, item: item, locationName: text("location")))
+    }
+    return entries
+  }
+}

@@ -1,0 +1,72 @@
+import ArgumentParsing
+import Stash
+import StashModel
+
+/// `stash doctor [--json]`: checks the folder and explains what it finds.
+///
+/// Exit status 4 when a store or a photo is damaged, 3 when another process holds the folder,
+/// else 0 (warnings and notes, such as open conflicts or dangling references, do not fail).
+enum DoctorCommand: StashHandler {
+  static let path = ["doctor"]
+
+  static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
+    let report = try DeviceFolder.examine(
+      at: session.home, options: .init(createIfMissing: false, lockTimeout: Session.lockTimeout))
+    if session.wantsJSON {
+      session.output.json(json(report))
+    } else {
+      session.output.lines(text(report, output: session.output))
+    }
+    return report.isDamaged ? ExitStatus.damaged : ExitStatus.done
+  }
+
+  private static func text(_ report: DoctorReport, output: Output) -> [String] {
+    guard report.hasInventory || !report.findings.isEmpty else {
+      return ["No inventory at '\(report.home)' yet; nothing to check"]
+    }
+    var lines = ["Device folder '\(report.home)'"]
+    if report.inventoryOpened {
+      lines.append(
+        "  inventory  "
+          + [
+            Format.count(report.items, "item"), Format.count(report.locations, "location"),
+            Format.count(report.reminders, "reminder"),
+          ].joined(separator: ", "))
+      lines.append("  photos     \(report.photosChecked) checked")
+      lines.append("  conflicts  \(report.openConflicts) open")
+    }
+    lines.append("  mirror     \(report.mirror)")
+    for finding in report.findings {
+      let label = "\(finding.severity.rawValue) (\(finding.area)): "
+      switch finding.severity {
+      case .damage: lines.append(output.problem(label) + finding.message)
+      case .warning: lines.append(output.warning(label) + finding.message)
+      case .note: lines.append(label + finding.message)
+      }
+    }
+    let damage = report.findings.filter { $0.severity == .damage }.count
+    lines.append(
+      damage == 0
+        ? "No damage found"
+        : "Found damage (\(Format.count(damage, "problem"))); nothing was changed")
+    return lines
+  }
+
+  private static func json(_ report: DoctorReport) -> JSONValue {
+    .object([
+      "home": .string(report.home), "damaged": .bool(report.isDamaged),
+      "inventory": .bool(report.hasInventory), "opened": .bool(report.inventoryOpened),
+      "items": .integer(Int64(report.items)), "locations": .integer(Int64(report.locations)),
+      "reminders": .integer(Int64(report.reminders)),
+      "openConflicts": .integer(Int64(report.openConflicts)),
+      "photosChecked": .integer(Int64(report.photosChecked)), "mirror": .string(report.mirror),
+      "findings": .array(
+        report.findings.map {
+          .object([
+            "severity": .string($0.severity.rawValue), "area": .string($0.area),
+            "message": .string($0.message),
+          ])
+        }),
+    ])
+  }
+}

@@ -1,0 +1,18 @@
+import ArgumentParsing
+import Stash
+
+/// `stash duplicate ITEM [--name NEW]`: a copy with a new id.
+enum DuplicateCommand: StashHandler {
+  static let path = ["duplicate"]
+
+  static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
+    if let name = arguments.string("name"), name.allSatisfy(\.isWhitespace) {
+      throw StashError.refused("An item needs a name that is not empty")
+    }
+    let device = try session.openForReading()
+    let copy = try device.duplicateItem(
+      arguments.positional("ITEM") ?? "", name: arguments.string("name"))
+    ItemView.report("Added the copy", copy, device: device, session: session)
+    return ExitStatus.done
+  }
+}

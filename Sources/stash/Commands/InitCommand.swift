@@ -1,0 +1,41 @@
+import ArgumentParsing
+import Stash
+import StashModel
+
+/// `stash init [--name DEVICE]`: creates the device folder and its store.
+///
+/// On a folder that already has a store it changes nothing (not even the name) and says so,
+/// with exit status 0, so scripts can run it every time.
+enum InitCommand: StashHandler {
+  static let path = ["init"]
+
+  static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
+    let name = arguments.string("name")
+    if let name, name.allSatisfy(\.isWhitespace) {
+      throw StashError.refused(
+        "A device needs a name that is not empty; leave out '--name' "
+          + "to use the host name")
+    }
+    let existing = try session.openForReading()
+    let device = try session.openForWriting(
+      reusing: existing, deviceName: name, announce: false)
+    let id = device.deviceID?.rawValue ?? ""
+    let deviceName = device.settings.name
+    if session.wantsJSON {
+      session.output.json([
+        "home": .string(session.home), "device": .string(id), "name": .string(deviceName),
+        "created": .bool(device.wasCreated),
+      ])
+    } else if device.wasCreated {
+      session.output.line(
+        "Created the device folder '\(session.home)' for device '\(deviceName)' (\(id))")
+    } else {
+      var text =
+        "The device folder '\(session.home)' already exists, for device "
+        + "'\(deviceName)' (\(id)); nothing was changed"
+      if let name, name != deviceName { text += " ('stash init' never renames a device)" }
+      session.output.line(text)
+    }
+    return ExitStatus.done
+  }
+}

@@ -1,0 +1,55 @@
+import ArgumentParsing
+import Stash
+import StashModel
+
+/// `stash export --format csv|jsonl`: every item on standard output, by name.
+enum ExportCommand: StashHandler {
+  static let path = ["export"]
+
+  static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
+    let format = TransferFormat(rawValue: arguments.string("format") ?? "") ?? .jsonl
+    session.output.lines(try session.openForReading().exportItems(as: format))
+    return ExitStatus.done
+  }
+}
+
+/// `stash import FILE`: adds the items of a file `stash export` wrote, all or none.
+///
+/// The whole file is read and checked before the folder is opened for writing, so a file
+/// with one bad line changes nothing (and creates no folder).
+enum ImportCommand: StashHandler {
+  static let path = ["import"]
+
+  static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
+    let reading = try session.openForReading()
+    let file = try DeviceFolder.readImport(
+      at: arguments.positional("FILE") ?? "", now: reading.clock())
+    let device = try session.openForWriting(reusing: reading)
+    let report = try device.importItems(file)
+    if session.wantsJSON {
+      let names = Names(device)
+      session.output.json([
+        "added": .array(report.added.map { RecordJSON.item($0, names: names) }),
+        "alreadyHere": .integer(Int64(report.alreadyHere)),
+        "locationsCreated": .array(report.locationsCreated.map { .string($0.name) }),
+        "photosLeftOff": .integer(Int64(report.photosLeftOff)),
+      ])
+      return ExitStatus.done
+    }
+    var text = "Imported \(Format.count(report.added.count, "item"))"
+    if report.alreadyHere > 0 { text += "; \(report.alreadyHere) already here were left alone" }
+    if !report.locationsCreated.isEmpty {
+      text +=
+        "; created "
+        + report.locationsCreated.map { "'\($0.name)'" }
+        .joined(separator: ", ")
+    }
+    if report.photosLeftOff > 0 {
+      text +=
+        "; left off \(Format.count(report.photosLeftOff, "photo")) whose bytes are not in this "
+        + "folder"
+    }
+    session.output.line(text)
+    return ExitStatus.done
+  }
+}

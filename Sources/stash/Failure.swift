@@ -1,0 +1,65 @@
+import ArgumentParsing
+import Foundation
+import Stash
+import StashModel
+
+/// The exit statuses `stash` uses.
+enum ExitStatus {
+  /// The command did what was asked (also `--help` and `--version`).
+  static let done: Int32 = 0
+  /// Refused: bad input, not found, ambiguous, not enough stock, a failed save.
+  static let refused: Int32 = 1
+  /// The command line itself is wrong (the message ends with a `See '... --help'` line).
+  static let usage: Int32 = 2
+  /// Another process holds the device folder's lock.
+  static let busy: Int32 = 3
+  /// A store (or, for `stash doctor`, a photo) is damaged.
+  static let damaged: Int32 = 4
+}
+
+/// A declared command whose handler is not written yet.
+struct NotImplemented: Error, CustomStringConvertible {
+  let command: [String]
+  var description: String { "'\(command.joined(separator: " "))' is not implemented yet" }
+}
+
+/// Turns any error a command throws into a message on standard error and an exit status.
+///
+/// This is the one place that maps errors to exit codes.
+enum Failure {
+  /// Reports `error` on standard error and returns the exit status it deserves.
+  ///
+  /// - Parameters:
+  ///   - error: What the command threw.
+  ///   - parser: The parser, to show a command's help when a subcommand is missing.
+  /// - Returns: The exit status.
+  static func report(_ error: any Error, parser: ArgumentParser? = nil) -> Int32 {
+    switch error {
+    case let usage as UsageError:
+      if usage.kind == .missingSubcommand, let help = parser?.help(for: usage.path) {
+        printError(help)
+      } else {
+        printError(usage.message)
+        printError(usage.helpHint)
+      }
+      return ExitStatus.usage
+    case let failure as StashError:
+      printError(failure.message)
+      switch failure.category {
+      case .refused: return ExitStatus.refused
+      case .busy: return ExitStatus.busy
+      case .damaged: return ExitStatus.damaged
+      }
+    case let invalid as ModelError:
+      printError(invalid.message)
+      return ExitStatus.refused
+    default:
+      printError("\(error)")
+      return ExitStatus.refused
+    }
+  }
+
+  static func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+  }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import StashModel
+
+/// Standard output: plain lines, JSON values, and a little colour for people at a terminal.
+struct Output {
+  /// Whether to colour: only when standard output is a terminal and `NO_COLOR` is unset.
+  let usesColor: Bool
+
+  init(environment: [String: String]) {
+    let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+    usesColor = !noColor && environment["TERM"] != "dumb" && isatty(STDOUT_FILENO) == 1
+  }
+
+  /// Prints one line (or several, joined by newlines).
+  func line(_ text: String = "") {
+    print(text)
+  }
+
+  /// Prints lines.
+  func lines(_ texts: [String]) {
+    for text in texts { print(text) }
+  }
+
+  /// Prints a value as compact JSON on one line (our writer: deterministic, bit-exact).
+  func json(_ value: JSONValue) {
+    print(JSONWriter.string(value))
+  }
+
+  /// Prints an object as compact JSON on one line.
+  func json(_ object: JSONObject) {
+    json(.object(object))
+  }
+
+  /// Text marked as a warning (yellow) when colouring.
+  func warning(_ text: String) -> String {
+    usesColor ? "\u{1B}[33m\(text)\u{1B}[0m" : text
+  }
+
+  /// Text marked as a problem (red) when colouring.
+  func problem(_ text: String) -> String {
+    usesColor ? "\u{1B}[31m\(text)\u{1B}[0m" : text
+  }
+
+  /// Text marked as a heading (bold) when colouring.
+  func heading(_ text: String) -> String {
+    usesColor ? "\u{1B}[1m\(text)\u{1B}[0m" : text
+  }
+}

@@ -1,0 +1,30 @@
+/// A plain-text table: a header row and aligned columns separated by two spaces.
+///
+/// Lines carry no trailing spaces, so the output is easy to `grep`, `cut` and diff.
+struct TextTable {
+  /// The column titles, printed uppercase as given.
+  var headers: [String]
+  /// Columns whose cells are aligned to the right (numbers).
+  var rightAligned: Set<Int> = []
+  /// The rows; each has one cell per header.
+  var rows: [[String]] = []
+
+  /// The table as lines, header first.
+  func render() -> [String] {
+    var widths = headers.map(\.count)
+    for row in rows {
+      for (column, cell) in row.enumerated() where column < widths.count {
+        widths[column] = max(widths[column], cell.count)
+      }
+    }
+    return ([headers] + rows).map { row in
+      var line = ""
+      for (column, cell) in row.enumerated() {
+        let padding = String(repeating: " ", count: max(0, widths[column] - cell.count))
+        if column > 0 { line += "  " }
+        line += rightAligned.contains(column) ? padding + cell : cell + padding
+      }
+      return String(line.reversed().drop { $0 == " " }.reversed())
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Stash
+import StashModel
+import Testing
+
+/// `stash export` and `stash import`: a round trip between two folders, idempotent, all or
+/// nothing.
+@Suite struct TransferTests {
+  /// A folder with a location, an item kept there (with a photo) and one without.
+  private func stock(_ cli: CLI) throws {
+    let photo = try cli.photo()
+    for arguments in [
+      ["location", "add", "bathroom"],
+      [
+        "add", "Koleston 7/1", "--quantity", "5", "--unit", "tube", "--brand", "Wella",
+        "--location", "bathroom", "--photo", photo, "--notes", "Line one,\n\"two\"",
+      ],
+      ["add", "AA batteries", "--quantity", "12", "--low-stock", "4", "--barcode", "0123"],
+    ] {
+      let run = try cli.run(arguments)
+      #expect(run.status == 0, "\(run)")
+    }
+  }
+
+  @Test(arguments: ["csv", "jsonl"])
+  func anExportImportsIntoAnotherFolderOnceAndOnlyOnce(format: String) throws {
+    try withCLI { cli in
+      try stock(cli)
+      let export = try cli.run(["export", "--format", format])
+      #expect(export.status == 0, "\(export)")
+      let file = cli.folder.appendingPathComponent("items.\(format)")
+      try Data(export.standardOutput.utf8).write(to: file)
+
+      var other = cli
+      other.home = cli.folder.appendingPathComponent("other")
+      let imported = try other.run(["import", file.path])
+      #expect(imported.status == 0, "\(imported)")
+      #expect(imported.standardOutput.contains("Imported 2 items"))
+      #expect(imported.standardOutput.contains("created 'bathroom'"))
+      #expect(imported.standardOutput.contains("left off 1 photo"))
+
+      let source = try cli.device(create: false)
+      let target = try other.device(create: false)
+      for item in source.items() {
+        var copy = try target.item(item.id.rawValue)
+        #expect(copy.photo == nil)
+        #expect(
+          target.locations().first { $0.id == copy.locationID }?.name
+            == source.locations().first { $0.id == item.locationID }?.name)
+        copy.photo = item.photo
+        copy.locationID = item.locationID
+        #expect(copy == item)
+      }
+      let again = try other.run(["import", file.path])
+      #expect(again.status == 0)
+      #expect(again.standardOutput.contains("2 already here"))
+      #expect(target.items().count == 2)
+      #expect(try other.device(create: false).items().count == 2)
+    }
+  }
+
+  @Test func aFileWithOneBadLineImportsNothingAndCreatesNoFolder() throws {
+    try withCLI { cli in
+      let file = cli.folder.appendingPathComponent("items.jsonl")
+      let good =
+        #"{"fields":{"name":"Soap","quantity":3,"unit":"bar","notes":"","createdAt":1.0,"updatedAt":1.0}}"#
+      let bad =
+        #"{"fields":{"name":"Soup","quantity":-3,"unit":"bar","notes":"","createdAt":1.0,"updatedAt":1.0}}"#
+      try Data([good, good, bad].joined(separator: "\n").utf8).write(to: file)
+      let run = try cli.run(["import", file.path])
+      #expect(run.status == 1, "\(run)")
+      #expect(run.standardError.contains("Line 3 of '\(file.path)'"))
+      #expect(run.standardError.contains("'-3'"))
+      #expect(!FileManager.default.fileExists(atPath: cli.home.path))
+    }
+  }
+}
