@@ -33,6 +33,7 @@ enum CommandRegistry {
     ReminderAddCommand.self, ReminderListCommand.self, ReminderDeleteCommand.self,
     ConflictsCommand.self, ConflictsShowCommand.self, ConflictsResolveCommand.self,
     DoctorCommand.self, ExportCommand.self, ImportCommand.self,
+    SyncCommand.self, SyncEnableCommand.self, SyncDisableCommand.self, SyncStatusCommand.self,
   ]
 
   /// The handler for a subcommand path, or `nil` when that command is not implemented yet.

@@ -94,12 +94,22 @@ extension CommandTable {
   static let sync = CommandSpec(
     "sync",
     abstract: "Exchange changes with the shared cloud folder",
+    discussion: """
+      Imports what other devices exported to the shared folder, reconciles it with this \
+      device's inventory, and exports this device's changes. Each run starts with its gate \
+      closed: nothing is copied until this run's import has finished successfully.
+      """,
     subcommands: [syncEnable, syncDisable, syncStatus],
-    examples: ["stash sync", "stash sync status --json"])
+    examples: ["stash sync", "stash sync --json", "stash sync status"])
 
   static let syncEnable = CommandSpec(
     "enable",
     abstract: "Turn on sync through a shared cloud folder",
+    discussion: """
+      Records a sync subscription and the shared folder; both take effect from the next run. \
+      Set sync up on one device first and let the folder reach the others before enabling \
+      it there.
+      """,
     options: [
       OptionSpec(
         "cloud", .path, value: "DIR", help: "A folder your devices share, such as a Dropbox folder",

@@ -91,21 +91,6 @@ import Testing
     #expect(run.standardError.hasPrefix("OVERVIEW: Manage the places items are kept\n"))
   }
 
-  /// Only commands that stay unimplemented on this branch: the others would read or write the
-  /// default device folder of whoever runs the tests (StashCLITests runs them in a temporary
-  /// folder instead).
-  @Test(arguments: [
-    (["sync"], "stash sync"),
-    (["--json", "sync", "status"], "stash sync status"),
-    (["sync", "disable"], "stash sync disable"),
-  ])
-  func answersNotImplementedYetForADeclaredCommand(arguments: [String], command: String) throws {
-    let run = try Self.stash(arguments)
-    #expect(run.status == 1)
-    #expect(run.standardOutput.isEmpty)
-    #expect(run.standardError == "'\(command)' is not implemented yet\n")
-  }
-
   @Test(arguments: [
     ["sync", "status"], ["reminder", "add"], ["conflicts", "resolve"], ["import"],
   ])

@@ -118,7 +118,7 @@ struct Simulation {
     }
     // Three items every device has: most edits land on them, which is where devices disagree.
     for _ in 0..<3 { try add(on: devices[0]) }
-    shared = try devices[0].process!.items().map(\.id)
+    shared = devices[0].process!.items().map(\.id)
     _ = try open(devices[0]).sync()
     for device in devices.dropFirst() {
       for relative in try files(in: devices[0].view) {

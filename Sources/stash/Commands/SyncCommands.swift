@@ -1,0 +1,167 @@
+import ArgumentParsing
+import Stash
+import StashModel
+
+/// `stash sync [--json]`: import from the shared folder, reconcile, export; say what happened.
+///
+/// Each run is a fresh process, so its gate starts closed: only this run's finished import
+/// lets the reconciler write. An unreachable folder, a damaged mirror or another account's
+/// folder fail with a message and change nothing.
+enum SyncCommand: StashHandler {
+  static let path = ["sync"]
+
+  static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
+    let device = try session.openForReading()
+    guard device.hasInventory else {
+      throw StashError.refused(
+        "Sync is off: '\(session.home)' has no inventory yet; 'stash sync enable --cloud DIR' "
+          + "sets it up")
+    }
+    let report = try device.sync()
+    if session.wantsJSON {
+      session.output.json(json(report))
+    } else {
+      session.output.lines(lines(report))
+    }
+    return ExitStatus.done
+  }
+
+  static func lines(_ report: SyncRunReport) -> [String] {
+    var lines = [
+      "Imported \(Format.count(report.versionsImported, "version")) from "
+        + Format.count(report.segmentsRead, "segment")
+    ]
+    for rejected in report.rejectedSegments { lines.append("Rejected segment \(rejected)") }
+    if report.passRan {
+      lines.append(
+        "Applied \(Format.count(report.appliedLocally, "change")) here; copied "
+          + "\(Format.count(report.copiedToMirror, "change")) to the mirror")
+    } else {
+      lines.append("Did not reconcile: the import did not finish successfully")
+    }
+    if !report.newConflicts.isEmpty {
+      lines.append(
+        "New conflicts: \(report.newConflicts.count); 'stash conflicts' lists them")
+    }
+    if report.settledConflicts > 0 {
+      lines.append("Settled conflicts: \(report.settledConflicts)")
+    }
+    if report.duplicates > 0 {
+      lines.append(
+        "Records with duplicate rows (left alone): \(report.duplicates); 'stash doctor' lists them")
+    }
+    lines.append(
+      "Exported \(Format.count(report.versionsExported, "version"))"
+        + (report.exportedSegment.map { " in \($0)" } ?? ""))
+    for photo in report.photosMissing {
+      lines.append("Photo '\(photo.prefix(12))' is missing here; other devices wait for it")
+    }
+    return lines
+  }
+
+  static func json(_ report: SyncRunReport) -> JSONObject {
+    [
+      "imported": .integer(Int64(report.versionsImported)),
+      "segmentsRead": .integer(Int64(report.segmentsRead)),
+      "rejectedSegments": .array(report.rejectedSegments.map { .string($0) }),
+      "gateOpened": .bool(report.gateOpened),
+      "reconciled": .bool(report.passRan),
+      "appliedLocally": .integer(Int64(report.appliedLocally)),
+      "copiedToMirror": .integer(Int64(report.copiedToMirror)),
+      "newConflicts": .array(report.newConflicts.map { .string($0.rawValue) }),
+      "settledConflicts": .integer(Int64(report.settledConflicts)),
+      "duplicates": .integer(Int64(report.duplicates)),
+      "exported": .integer(Int64(report.versionsExported)),
+      "segment": report.exportedSegment.map { .string($0) } ?? .null,
+      "photosMissing": .array(report.photosMissing.map { .string($0) }),
+    ]
+  }
+}
+
+/// `stash sync enable --cloud DIR`: record a verified subscription and the shared folder.
+enum SyncEnableCommand: StashHandler {
+  static let path = ["sync", "enable"]
+
+  static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
+    let device = try session.openForWriting()
+    try device.enableSync(cloud: arguments.string("cloud") ?? "")
+    let folder = device.syncStatus().cloudFolder ?? ""
+    session.output.line(
+      "Sync will use '\(folder)' from the next run; run 'stash sync' to exchange changes")
+    return ExitStatus.done
+  }
+}
+
+/// `stash sync disable`: turn sync off from the next run; the inventory stays.
+enum SyncDisableCommand: StashHandler {
+  static let path = ["sync", "disable"]
+
+  static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
+    let device = try session.openForReading()
+    guard device.hasInventory else {
+      session.output.line("Sync is already off")
+      return ExitStatus.done
+    }
+    try device.disableSync()
+    session.output.line("Sync is off from the next run; the inventory on this device stays")
+    return ExitStatus.done
+  }
+}
+
+/// `stash sync status [--json]`: whether sync is on, and what is waiting.
+enum SyncStatusCommand: StashHandler {
+  static let path = ["sync", "status"]
+
+  static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
+    let status = try session.openForReading().syncStatus()
+    if session.wantsJSON {
+      session.output.json(json(status))
+      return ExitStatus.done
+    }
+    let on = status.entitlementInEffect.opensMirror && status.cloudFolder != nil
+    var lines = [
+      "Sync: " + (on ? "on" : "off") + " (entitlement in effect: "
+        + "\(status.entitlementInEffect.rawValue))"
+    ]
+    if status.savedEntitlement != status.entitlementInEffect {
+      lines.append("From the next run: \(status.savedEntitlement.rawValue)")
+    }
+    lines.append("Shared folder: \(status.cloudFolder ?? "none")")
+    switch status.mirror {
+    case .success(let id): lines.append("Mirror: \(id.rawValue)")
+    case .failure(let reason): lines.append("Mirror: none (\(reason.message))")
+    }
+    if let zone = status.zone { lines.append("Zone: \(zone)") }
+    lines.append(
+      "Gate: closed at the start of every run; opened by this mirror's import, last at "
+        + (status.lastImport.map(Format.time) ?? "never"))
+    lines.append("Last import: \(status.lastImport.map(Format.time) ?? "never")")
+    lines.append("Last export: \(status.lastExport.map(Format.time) ?? "never")")
+    lines.append("Waiting to export: \(Format.count(status.pendingExports, "version"))")
+    lines.append("Open conflicts: \(status.openConflicts)")
+    session.output.lines(lines)
+    return ExitStatus.done
+  }
+
+  static func json(_ status: SyncStatus) -> JSONObject {
+    var mirror: JSONValue = .null
+    var mirrorProblem: JSONValue = .null
+    switch status.mirror {
+    case .success(let id): mirror = .string(id.rawValue)
+    case .failure(let reason): mirrorProblem = .string(reason.message)
+    }
+    return [
+      "entitlement": .string(status.entitlementInEffect.rawValue),
+      "savedEntitlement": .string(status.savedEntitlement.rawValue),
+      "cloudFolder": status.cloudFolder.map { .string($0) } ?? .null,
+      "mirror": mirror,
+      "mirrorProblem": mirrorProblem,
+      "zone": status.zone.map { .string($0) } ?? .null,
+      "gate": .string("closed at the start of every run"),
+      "lastImport": status.lastImport.map { .double($0.secondsSince1970) } ?? .null,
+      "lastExport": status.lastExport.map { .double($0.secondsSince1970) } ?? .null,
+      "pendingExports": .integer(Int64(status.pendingExports)),
+      "openConflicts": .integer(Int64(status.openConflicts)),
+    ]
+  }
+}
