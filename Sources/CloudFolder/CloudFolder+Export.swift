@@ -38,17 +38,8 @@ extension CloudFolder {
     from mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp,
     post: (MirrorEvent) -> Void = { _ in }
   ) throws(CloudError) -> ExportReport {
-    post(MirrorEvent(kind: .export, phase: .started, storeID: mirror.storeID))
-    do {
-      let report = try exportPending(from: mirror, deviceBlobs: deviceBlobs, at: time)
-      post(MirrorEvent(kind: .export, phase: .finished, storeID: mirror.storeID))
-      return report
-    } catch {
-      post(
-        MirrorEvent(
-          kind: .export, phase: .finished, outcome: .failure(error.description),
-          storeID: mirror.storeID))
-      throw error
+    try reporting(.export, for: mirror, post: post) { () throws(CloudError) in
+      try exportPending(from: mirror, deviceBlobs: deviceBlobs, at: time)
     }
   }
 

@@ -52,17 +52,8 @@ extension CloudFolder {
     into mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp,
     post: (MirrorEvent) -> Void = { _ in }
   ) throws(CloudError) -> ImportReport {
-    post(MirrorEvent(kind: .import, phase: .started, storeID: mirror.storeID))
-    do {
-      let report = try importSegments(into: mirror, deviceBlobs: deviceBlobs, at: time)
-      post(MirrorEvent(kind: .import, phase: .finished, storeID: mirror.storeID))
-      return report
-    } catch {
-      post(
-        MirrorEvent(
-          kind: .import, phase: .finished, outcome: .failure(error.description),
-          storeID: mirror.storeID))
-      throw error
+    try reporting(.import, for: mirror, post: post) { () throws(CloudError) in
+      try importSegments(into: mirror, deviceBlobs: deviceBlobs, at: time)
     }
   }
 

@@ -125,4 +125,24 @@ public struct CloudFolder: Sendable {
     let size = try fileSystem.identity(of: descriptor).size
     return try fileSystem.read(descriptor, count: Int(size), at: 0)
   }
+
+  /// Runs `body` between a started and a finished event of `kind` for `mirror`; the finished
+  /// event carries the failure when `body` throws.
+  func reporting<T>(
+    _ kind: MirrorEvent.Kind, for mirror: MirrorStore, post: (MirrorEvent) -> Void,
+    _ body: () throws(CloudError) -> T
+  ) throws(CloudError) -> T {
+    post(MirrorEvent(kind: kind, phase: .started, storeID: mirror.storeID))
+    do {
+      let result = try body()
+      post(MirrorEvent(kind: kind, phase: .finished, storeID: mirror.storeID))
+      return result
+    } catch {
+      post(
+        MirrorEvent(
+          kind: kind, phase: .finished, outcome: .failure(error.description),
+          storeID: mirror.storeID))
+      throw error
+    }
+  }
 }

@@ -67,7 +67,7 @@ import Testing
       #expect(version.parents.union([version.hash]).isSuperset(of: sides))
       #expect(b.mirror.content.side(for: key).leaves.count == 1)
       #expect(b.local.content.checkpoints[key] == .record(version.hash))
-      let clockNow = Timestamp(secondsSince1970: b.clock.withLock { $0 })!
+      let clockNow = b.clock.now
       #expect(try Item(record: version.snapshot.record!).updatedAt == clockNow, "updatedAt = now")
     }
   }

@@ -16,7 +16,7 @@ final class TwoStores: Sendable {
   let folder: URL
   let local: LocalStore
   let mirror: MirrorStore
-  let clock: LockedBox<Double>
+  let clock: TickingClock
 
   init(
     _ folder: URL, device: DeviceID = DeviceID("00000000-0000-4000-8000-0000000000a1")!,
@@ -30,22 +30,15 @@ final class TwoStores: Sendable {
     mirror = try MirrorStore.open(
       folder: folder.path, schemas: InventorySchemas.registry, lock: lock,
       create: (local.deviceID, epoch, nil), fileSystem: fileSystem)
-    clock = LockedBox(epoch.secondsSince1970)
+    clock = TickingClock(start: epoch)
   }
 
   /// A time that moves forward one second each call.
-  func tick() -> Timestamp {
-    Timestamp(
-      secondsSince1970: clock.withLock {
-        $0 += 1
-        return $0
-      })!
-  }
+  func tick() -> Timestamp { clock.tick() }
 
+  /// The reconciler; its clock reads the current time without moving it.
   var reconciler: Reconciler {
-    Reconciler(local: local, mirror: mirror) { [clock] in
-      Timestamp(secondsSince1970: clock.withLock { $0 })!
-    }
+    Reconciler(local: local, mirror: mirror) { [clock] in clock.now }
   }
 
   @discardableResult

@@ -1,0 +1,58 @@
+import Foundation
+import LocalStore
+import MirrorStore
+import Stash
+import StashModel
+import StashTestSupport
+
+extension Simulation {
+  // MARK: Invariants
+
+  mutating func checkStores(_ folder: DeviceFolder) {
+    problems += folder.content?.checkInvariants() ?? []
+    problems += folder.mirror.store?.content.checkInvariants() ?? []
+    for other in devices {
+      guard let mirror = other.process?.mirror.store?.content else { continue }
+      for (key, versions) in mirror.versions
+      where versions.values.contains(where: \.snapshot.isTombstone)
+        && !deletedOnPurpose.contains(key)
+      {
+        problems.append("3: \(key) has a tombstone though nobody deleted it")
+      }
+    }
+  }
+
+  /// 2 and 3 after a pass: every record agrees with the mirror or has an open conflict.
+  mutating func checkAgreementOrConflict(_ folder: DeviceFolder) {
+    guard let local = folder.content, let mirror = folder.mirror.store?.content else { return }
+    for key in local.keys.union(mirror.keys) {
+      guard local.openConflicts(for: key).isEmpty, local.rows(for: key).count <= 1 else { continue }
+      let side = mirror.side(for: key)
+      let agreed: Bool
+      if side.isConcurrent {
+        agreed = false
+      } else if let here = local.row(for: key)?.hash {
+        agreed = side.winner?.hash == here
+      } else {
+        agreed = side.winner == nil || side.winner!.snapshot.isTombstone
+      }
+      if !agreed { problems.append("2: \(key) neither agrees nor has an open conflict") }
+    }
+  }
+
+  /// 1: every version a person wrote (and did not replace) is live, in a mirror, or in a
+  /// conflict somewhere.
+  mutating func checkNoSilentLoss() {
+    var kept = Set<SnapshotHash>()
+    for device in devices {
+      guard let folder = device.process else { continue }
+      if let local = folder.content {
+        kept.formUnion(local.rows.values.map(\.hash))
+        kept.formUnion(local.conflicts.values.flatMap { $0.sides.compactMap(\.snapshot?.hash) })
+      }
+      kept.formUnion(folder.mirror.store?.content.versions.values.flatMap(\.keys) ?? [])
+    }
+    let lost = written.subtracting(replaced).subtracting(kept)
+    if !lost.isEmpty { problems.append("1: lost \(lost.count) versions") }
+  }
+}

@@ -1,0 +1,366 @@
+import Foundation
+import JSONLines
+import LocalStore
+import MirrorStore
+import Stash
+import StashModel
+import StashTestSupport
+
+/// One random multi-device history (see ``MultiDeviceSimulationTests``).
+struct Simulation {
+  var random: SeededRandom
+  let folder: URL
+  var devices: [SimulatedDevice] = []
+  var clock = 1_764_441_600.0
+  var written = Set<SnapshotHash>()
+  var replaced = Set<SnapshotHash>()
+  var deletedOnPurpose = Set<RecordKey>()
+  var problems = [String]()
+  var totals = Totals()
+  /// While quiescing, people make no decisions: only delivery and syncing.
+  var quiescing = false
+
+  struct Totals: CustomStringConvertible {
+    var steps = 0
+    var syncs = 0
+    var failedSyncs = 0
+    var conflicts = 0
+    var resolutions = 0
+    var deletes = 0
+    var conflictedCopies = 0
+    var refusedResolutions = 0
+
+    mutating func add(_ other: Totals) {
+      steps += other.steps
+      syncs += other.syncs
+      failedSyncs += other.failedSyncs
+      conflicts += other.conflicts
+      resolutions += other.resolutions
+      deletes += other.deletes
+      conflictedCopies += other.conflictedCopies
+      refusedResolutions += other.refusedResolutions
+    }
+
+    var description: String {
+      "\(steps) steps, \(syncs) syncs (\(failedSyncs) offline), \(conflicts) conflicts noticed, "
+        + "\(resolutions) resolutions (\(refusedResolutions) refused), \(deletes) deletes, "
+        + "\(conflictedCopies) conflicted copies"
+    }
+  }
+
+  final class SimulatedDevice {
+    let home: String
+    let view: URL
+    var online = true
+    /// The open folder: the process running on the device. A restart opens it again.
+    var process: DeviceFolder?
+    init(home: String, view: URL) {
+      self.home = home
+      self.view = view
+    }
+  }
+
+  init(seed: UInt64, folder: URL) throws {
+    random = SeededRandom(seed: seed)
+    self.folder = folder
+    let count = Int.random(in: 2...4, using: &random)
+    for index in 0..<count {
+      let view = folder.appendingPathComponent("cloud-view-\(index)")
+      try FileManager.default.createDirectory(at: view, withIntermediateDirectories: true)
+      devices.append(
+        SimulatedDevice(home: folder.appendingPathComponent("device-\(index)").path, view: view))
+    }
+    // The README's advice: set sync up on one device, let the folder reach the others.
+    let first = try open(devices[0])
+    try first.enableSync(cloud: devices[0].view.path)
+    _ = try restart(devices[0]).sync()
+    for device in devices.dropFirst() {
+      try FileManager.default.copyItem(
+        at: devices[0].view.appendingPathComponent("zone.json"),
+        to: device.view.appendingPathComponent("zone.json"))
+      try open(device).enableSync(cloud: device.view.path)
+      _ = try restart(device)
+    }
+    // Three items every device has: most edits land on them, which is where devices disagree.
+    for _ in 0..<3 { try add(on: devices[0]) }
+    shared = devices[0].process!.items().map(\.id)
+    _ = try open(devices[0]).sync()
+    for device in devices.dropFirst() {
+      for relative in try files(in: devices[0].view) {
+        let target = device.view.appendingPathComponent(relative)
+        guard !FileManager.default.fileExists(atPath: target.path) else { continue }
+        try FileManager.default.createDirectory(
+          at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+          at: devices[0].view.appendingPathComponent(relative), to: target)
+      }
+      _ = try open(device).sync()
+    }
+  }
+
+  /// The items every device started with.
+  var shared: [RecordID] = []
+
+  mutating func now() -> Timestamp {
+    clock += Double.random(in: 1...90, using: &random)
+    return Timestamp(secondsSince1970: clock)!
+  }
+
+  /// The device's running process (opened on first use).
+  mutating func open(_ device: SimulatedDevice) throws -> DeviceFolder {
+    if let process = device.process { return process }
+    return try restart(device)
+  }
+
+  /// A new process on the device: the folder is opened again (the sync gate of each run
+  /// starts closed anyway). Its clock is the simulation's.
+  @discardableResult
+  mutating func restart(_ device: SimulatedDevice) throws -> DeviceFolder {
+    let clock = TickingClock(start: now())
+    let process = try DeviceFolder.open(
+      at: device.home, options: .init(deviceName: "device", clock: { clock.tick() }))
+    device.process = process
+    return process
+  }
+
+  mutating func run() throws -> [String] {
+    for _ in 0..<Int.random(in: 15...45, using: &random) {
+      totals.steps += 1
+      let device = devices.randomElement(using: &random)!
+      // Mostly edits of shared items between syncs: that is where devices disagree.
+      switch Int.random(in: 0..<100, using: &random) {
+      case 0..<8: try add(on: device)
+      case 8..<40: try change(on: device)
+      case 40..<46: try delete(on: device)
+      case 46..<49: try duplicate(on: device)
+      case 49..<67: try propagate()
+      case 67..<85: try sync(device)
+      case 85..<88: device.online.toggle()
+      case 88..<92: try restart(device)
+      default:
+        let withConflicts = try devices.filter { !(try open($0).conflicts().isEmpty) }
+        try resolve(on: withConflicts.randomElement(using: &random) ?? device)
+      }
+      checkNoSilentLoss()
+      if !problems.isEmpty { return problems }
+    }
+    try quiesce()
+    return problems
+  }
+
+  // MARK: People
+
+  mutating func add(on device: SimulatedDevice) throws {
+    let folder = try open(device)
+    let item = Item(
+      id: .random(using: &random), name: "Item \(Int.random(in: 0..<100, using: &random))",
+      quantity: Int64.random(in: 0...20, using: &random), unit: "tube", createdAt: now())
+    try folder.addItem(item)
+    written.insert(item.record.snapshotHash)
+  }
+
+  /// An item to act on: one of the shared ones most of the time.
+  mutating func pick(_ folder: DeviceFolder) -> Item? {
+    let items = folder.items()
+    let common = items.filter { shared.contains($0.id) }
+    if !common.isEmpty && Int.random(in: 0..<10, using: &random) < 7 {
+      return common.randomElement(using: &random)
+    }
+    return items.randomElement(using: &random)
+  }
+
+  mutating func change(on device: SimulatedDevice) throws {
+    let folder = try open(device)
+    guard let item = pick(folder) else { return }
+    let id = item.id.rawValue
+    let after: Item
+    switch Int.random(in: 0..<3, using: &random) {
+    case 0 where item.quantity > 0: after = try folder.consume(id, count: 1)
+    case 1: after = try folder.restock(id, count: Int64.random(in: 1...5, using: &random))
+    default:
+      let name = "Renamed \(Int.random(in: 0..<100, using: &random))"
+      after = try folder.editItem(id) { (item: inout Item) throws(StashError) in item.name = name }
+    }
+    replaced.insert(item.record.snapshotHash)
+    written.insert(after.record.snapshotHash)
+  }
+
+  mutating func delete(on device: SimulatedDevice) throws {
+    let folder = try open(device)
+    guard let item = pick(folder) else { return }
+    try folder.deleteItem(item.id.rawValue)
+    replaced.insert(item.record.snapshotHash)
+    deletedOnPurpose.insert(item.record.key)
+    totals.deletes += 1
+  }
+
+  mutating func duplicate(on device: SimulatedDevice) throws {
+    let folder = try open(device)
+    guard let item = pick(folder) else { return }
+    let copy = try folder.duplicateItem(item.id.rawValue)
+    written.insert(copy.record.snapshotHash)
+  }
+
+  mutating func resolve(on device: SimulatedDevice) throws {
+    let folder = try open(device)
+    guard let conflict = folder.conflicts().randomElement(using: &random) else { return }
+    let choices: [ResolutionChoice] = [.local, .mirror, .deleted]
+    let choice = choices.randomElement(using: &random)!
+    let before = folder.content?.rows(for: conflict.key).map(\.hash) ?? []
+    do {
+      let resolved = try folder.resolveConflict(conflict.id.rawValue, keep: choice)
+      totals.resolutions += 1
+      replaced.formUnion(before)
+      if case .deleted = choice { deletedOnPurpose.insert(conflict.key) }
+      if let row = folder.content?.row(for: conflict.key), row.hash == resolved.resolution?.result {
+        written.insert(row.hash)
+      } else {
+        deletedOnPurpose.insert(conflict.key)
+      }
+    } catch {
+      // A choice that does not fit (an absent side), or the record changed since: refused.
+      totals.refusedResolutions += 1
+    }
+  }
+
+  // MARK: The sync tool and syncing
+
+  /// Copies a random part of the files of one view to another, as a sync tool would: late
+  /// (skipping some), out of order, and now and then as a "conflicted copy" too.
+  mutating func propagate() throws {
+    let online = devices.filter(\.online)
+    guard online.count >= 2 else { return }
+    let from = online.randomElement(using: &random)!
+    let to = online.filter { $0 !== from }.randomElement(using: &random)!
+    let manager = FileManager.default
+    for relative in try files(in: from.view) where Int.random(in: 0..<10, using: &random) < 7 {
+      let target = to.view.appendingPathComponent(relative)
+      guard !manager.fileExists(atPath: target.path) else { continue }
+      try manager.createDirectory(
+        at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try manager.copyItem(at: from.view.appendingPathComponent(relative), to: target)
+      if relative.hasSuffix(".jsonl") && Int.random(in: 0..<10, using: &random) == 0 {
+        let copy = target.deletingPathExtension().path + " (conflicted copy).jsonl"
+        if !manager.fileExists(atPath: copy) {
+          try manager.copyItem(atPath: target.path, toPath: copy)
+          totals.conflictedCopies += 1
+        }
+      }
+    }
+  }
+
+  func files(in view: URL) throws -> [String] {
+    var found = [String]()
+    let enumerator = FileManager.default.enumerator(atPath: view.path)
+    while let path = enumerator?.nextObject() as? String {
+      var isFolder: ObjCBool = false
+      _ = FileManager.default.fileExists(
+        atPath: view.appendingPathComponent(path).path, isDirectory: &isFolder)
+      if !isFolder.boolValue && !path.contains("/.") && !path.hasPrefix(".") { found.append(path) }
+    }
+    return found.sorted()
+  }
+
+  func storeFiles(_ device: SimulatedDevice) -> [Data?] {
+    [LocalStore.fileName, MirrorStore.fileName].map {
+      try? Data(contentsOf: URL(fileURLWithPath: device.home + "/" + $0))
+    }
+  }
+
+  /// One `stash sync`; offline, the view is out of reach and nothing may change.
+  mutating func sync(_ device: SimulatedDevice) throws {
+    let parked = device.view.deletingLastPathComponent().appendingPathComponent(
+      device.view.lastPathComponent + "-offline")
+    if !device.online { try FileManager.default.moveItem(at: device.view, to: parked) }
+    defer {
+      if !device.online { try? FileManager.default.moveItem(at: parked, to: device.view) }
+    }
+    let before = storeFiles(device)
+    let folder = try open(device)
+    do {
+      let report = try folder.sync()
+      totals.syncs += 1
+      totals.conflicts += report.newConflicts.count
+      // 4. Idempotence: syncing again with nothing new changes nothing.
+      let after = storeFiles(device)
+      _ = try folder.sync()
+      if storeFiles(device) != after { problems.append("a second sync changed the stores") }
+      checkAgreementOrConflict(folder)
+      // A person often settles a conflict as soon as it shows up.
+      if !quiescing && !folder.conflicts().isEmpty && Bool.random(using: &random) {
+        try resolve(on: device)
+      }
+    } catch {
+      totals.failedSyncs += 1
+      if device.online { problems.append("a sync failed while online: \(error)") }
+      // 6 and 7: an unreachable folder opens no gate and changes nothing.
+      if storeFiles(device) != before { problems.append("a failed sync changed the stores") }
+    }
+    checkStores(try open(device))
+  }
+
+  /// Everyone online, everything delivered, everyone syncs until nothing moves (no segment
+  /// exported in a whole round, then one more round); then devices without open conflicts must
+  /// hold equal stores.
+  mutating func quiesce() throws {
+    quiescing = true
+    for device in devices { device.online = true }
+    var quietRounds = 0
+    var rounds = 0
+    while quietRounds < 2 {
+      rounds += 1
+      guard rounds <= 10 else {
+        problems.append("5: the devices never stopped exporting")
+        break
+      }
+      let filesBefore = try devices.map { try files(in: $0.view) }
+      for from in devices {
+        for to in devices where to !== from {
+          for relative in try files(in: from.view) {
+            let target = to.view.appendingPathComponent(relative)
+            if FileManager.default.fileExists(atPath: target.path) { continue }
+            try FileManager.default.createDirectory(
+              at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+              at: from.view.appendingPathComponent(relative), to: target)
+          }
+        }
+      }
+      for device in devices { try sync(device) }
+      let filesAfter = try devices.map { try files(in: $0.view) }
+      quietRounds = filesAfter == filesBefore ? quietRounds + 1 : 0
+    }
+    checkNoSilentLoss()
+    // 5. Convergence.
+    let folders = try devices.map { try restart($0) }
+    let conflicted = Set(folders.flatMap { $0.conflicts().map(\.key) })
+    var views = [RecordKey: Set<String>]()
+    for folder in folders {
+      let content = folder.content!
+      for key in content.keys.union(content.rowsByKey.keys) where !conflicted.contains(key) {
+        views[key, default: []].insert(content.row(for: key)?.hash.hex ?? "none")
+      }
+    }
+    for (key, seen) in views where seen.count > 1 {
+      let detail = folders.enumerated().map { index, folder -> String in
+        let content = folder.content!
+        let mirror = folder.mirror.store!.content
+        let row = content.row(for: key)?.hash.short ?? "-"
+        let tombstone =
+          content.tombstones[key].map { "\($0.hash.short) of \($0.deletedHash.short)" } ?? "-"
+        let checkpoint = content.checkpoints[key]?.description ?? "-"
+        let leaves = mirror.side(for: key).leaves.map(\.description).joined(separator: " | ")
+        let conflicts = content.conflicts.values.filter { $0.key == key }
+          .map { "\($0.kind.rawValue)/\($0.state.rawValue)" }
+        let files = (try? self.files(in: devices[index].view)) ?? []
+        let unread = files.filter { $0.hasPrefix("devices/") && !mirror.readSegments.contains($0) }
+        return
+          "d\(index): row \(row), tombstone \(tombstone), C \(checkpoint), leaves [\(leaves)], "
+          + "conflicts \(conflicts), pending \(mirror.pending.count), unread \(unread), "
+          + "exported \(mirror.exportedSegments)"
+      }
+      problems.append(
+        "5: \(key) diverged without a conflict: \(seen.map { $0.prefix(8) }); \(detail)")
+    }
+  }
+}
