@@ -116,7 +116,7 @@ extension DeviceFolder {
     return try save("the copy of '\(text)'") { content, transaction in
       let row = try self.find(text, model: "item", in: content)
       var copy = try Item(record: row.record)
-      copy.id = .make()
+      copy.id = self.newIdentifier()
       if let name { copy.name = name }
       copy.createdAt = now
       copy.updatedAt = now

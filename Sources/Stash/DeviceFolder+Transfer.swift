@@ -137,7 +137,7 @@ extension DeviceFolder {
           report.alreadyHere += 1
           continue
         }
-        if content.tombstones[item.record.key] != nil { item.id = .make() }
+        if content.tombstones[item.record.key] != nil { item.id = self.newIdentifier() }
         if let name = entry.locationName {
           if let id = places[name.lowercased()] {
             item.locationID = id

@@ -28,6 +28,8 @@ public final class DeviceFolder: Sendable {
   public let entitlementAtOpen: Entitlement
   /// The clock (fixed by `STASH_NOW` in scripts and fixtures).
   public let clock: @Sendable () -> Timestamp
+  /// Where the folder's new identifiers come from (device, stores, copies, imports).
+  public let newIdentifier: @Sendable () -> RecordID
   let fileSystem: any FileSystem
 
   /// How to open a device folder.
@@ -41,6 +43,8 @@ public final class DeviceFolder: Sendable {
     public var lockTimeout: Double
     /// The clock.
     public var clock: @Sendable () -> Timestamp
+    /// Where new identifiers come from: random UUIDs, unless a test needs them repeatable.
+    public var newIdentifier: @Sendable () -> RecordID
     /// The file-system seam.
     public var fileSystem: any FileSystem
 
@@ -48,12 +52,14 @@ public final class DeviceFolder: Sendable {
     public init(
       createIfMissing: Bool = true, deviceName: String? = nil, lockTimeout: Double = 3,
       clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() },
+      newIdentifier: @escaping @Sendable () -> RecordID = { RecordID.make() },
       fileSystem: any FileSystem = POSIXFileSystem()
     ) {
       self.createIfMissing = createIfMissing
       self.deviceName = deviceName
       self.lockTimeout = lockTimeout
       self.clock = clock
+      self.newIdentifier = newIdentifier
       self.fileSystem = fileSystem
     }
   }
@@ -69,6 +75,7 @@ public final class DeviceFolder: Sendable {
     self.lock = lock
     self.entitlementAtOpen = entitlementAtOpen
     self.clock = options.clock
+    self.newIdentifier = options.newIdentifier
     self.fileSystem = options.fileSystem
   }
 
@@ -116,7 +123,9 @@ public final class DeviceFolder: Sendable {
     let local: LocalStore
     do {
       let creation = LocalStore.Creation(
-        deviceName: options.deviceName ?? ProcessInfo.processInfo.hostName, time: options.clock())
+        deviceID: DeviceID(options.newIdentifier().rawValue)!,
+        deviceName: options.deviceName ?? ProcessInfo.processInfo.hostName, time: options.clock(),
+        storeID: StoreID(options.newIdentifier().rawValue)!)
       local = try LocalStore.open(
         folder: home, schemas: schemas, lock: lock, create: creation,
         fileSystem: options.fileSystem)
@@ -139,7 +148,8 @@ public final class DeviceFolder: Sendable {
     do {
       let store = try MirrorStore.open(
         folder: home, schemas: local.schemas, lock: lock,
-        create: (local.deviceID, options.clock(), nil), fileSystem: options.fileSystem)
+        create: (local.deviceID, options.clock(), StoreID(options.newIdentifier().rawValue)!),
+        fileSystem: options.fileSystem)
       return .available(store)
     } catch {
       return .unavailable(

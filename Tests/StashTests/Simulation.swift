@@ -60,8 +60,13 @@ struct Simulation {
     }
   }
 
+  /// Where the folders' own identifiers come from (device and store ids, copies): seeded, so
+  /// that a seed replays exactly.
+  let identifiers: LockedBox<SeededRandom>
+
   init(seed: UInt64, folder: URL) throws {
     random = SeededRandom(seed: seed)
+    identifiers = LockedBox(SeededRandom(seed: seed ^ 0x1D5))
     self.folder = folder
     let count = Int.random(in: 2...4, using: &random)
     for index in 0..<count {
@@ -117,8 +122,12 @@ struct Simulation {
   @discardableResult
   mutating func restart(_ device: SimulatedDevice) throws -> DeviceFolder {
     let clock = TickingClock(start: now())
+    let ids = identifiers
     let process = try DeviceFolder.open(
-      at: device.home, options: .init(deviceName: "device", clock: { clock.tick() }))
+      at: device.home,
+      options: .init(
+        deviceName: "device", clock: { clock.tick() },
+        newIdentifier: { ids.withLock { RecordID.random(using: &$0) } }))
     device.process = process
     return process
   }
