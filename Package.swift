@@ -39,7 +39,9 @@ let package = Package(
     // The small table-driven command-line parser the `stash` tool is built on.
     .target(name: "ArgumentParsing"),
     .executableTarget(name: "stash", dependencies: ["ArgumentParsing", "Stash", "StashModel"]),
-    .executableTarget(name: "StashBench", dependencies: ["StashModel"]),
+    .executableTarget(
+      name: "StashBench",
+      dependencies: ["StashModel", "JSONLines", "LocalStore", "MirrorStore", "Reconciler", "Stash"]),
 
     // Helpers shared by the tests: temporary folders, seeded randomness, fixtures.
     .target(name: "StashTestSupport", dependencies: ["StashModel", "JSONLines"]),

@@ -4,8 +4,8 @@ extension MirrorContent {
   /// Checks what must always hold of the mirror; returns the problems found.
   ///
   /// Every version's hash matches its snapshot and is filed under its record, the leaves are
-  /// exactly the versions no version names as a parent, and every pending export is a known
-  /// version. It recomputes every hash.
+  /// exactly the versions no version names as a parent, the running version count is right,
+  /// and every pending export is a known version. It recomputes every hash.
   ///
   /// - Returns: One sentence per problem; empty when all is well.
   public func checkInvariants() -> [String] {
@@ -26,6 +26,10 @@ extension MirrorContent {
     }
     for key in leafHashes.keys where versions[key] == nil {
       problems.append("\(key) has leaves but no versions")
+    }
+    let counted = versions.values.reduce(0) { $0 + $1.count }
+    if counted != versionCount {
+      problems.append("the version count says \(versionCount), but there are \(counted)")
     }
     for ref in pending where versions[ref.key]?[ref.hash] == nil {
       problems.append("pending export \(ref.hash.short) of \(ref.key) is not a known version")

@@ -45,6 +45,9 @@ public struct MirrorContent: Sendable {
   public private(set) var lastImport: Timestamp?
   /// The last finished, successful export.
   public private(set) var lastExport: Timestamp?
+  /// How many versions there are, kept as they arrive (counting them would cost a walk over
+  /// every record after every save).
+  public private(set) var versionCount = 0
 
   /// Applies one committed change.
   public mutating func apply(_ change: MirrorChange) {
@@ -74,6 +77,8 @@ public struct MirrorContent: Sendable {
     if let known = versions[key]?[version.hash] {
       merged.parents.formUnion(known.parents)
       merged.generation = max(known.generation, version.generation)
+    } else {
+      versionCount += 1
     }
     versions[key, default: [:]][version.hash] = merged
     named[key, default: []].formUnion(merged.parents)
@@ -93,6 +98,7 @@ public struct MirrorContent: Sendable {
     guard let hashes = leafHashes[key], let known = versions[key] else {
       return MirrorSide(leaves: [])
     }
+    if hashes.count == 1, let only = known[hashes.first!] { return MirrorSide(leaves: [only]) }
     let leaves = hashes.compactMap { known[$0] }.sorted { $0.beats($1) }
     return MirrorSide(leaves: leaves)
   }
@@ -161,6 +167,6 @@ extension MirrorContent: LogContent {
   }
 
   public var liveChangeCount: Int {
-    versions.values.reduce(0) { $0 + $1.count } + readSegments.count + exportedSegments.count + 3
+    versionCount + readSegments.count + exportedSegments.count + 3
   }
 }

@@ -17,9 +17,18 @@ extension MirrorVersion {
 
   /// Reads a version and checks that its hash matches its snapshot.
   ///
+  /// - Parameters:
+  ///   - json: The version's JSON form.
+  ///   - schemas: Where records' models are looked up.
+  ///   - verifyingHash: Whether to recompute the snapshot's hash and compare. Versions from
+  ///     another device are always verified; the mirror store's own lines, already protected by
+  ///     their checksums, are not re-hashed on every open (``MirrorContent/checkInvariants()``
+  ///     recomputes them all).
   /// - Throws: ``ModelError`` for a malformed version or a hash that does not match its
   ///   payload (which is never applied).
-  public init(json: JSONObject, schemas: SchemaRegistry) throws(ModelError) {
+  public init(json: JSONObject, schemas: SchemaRegistry, verifyingHash: Bool = true)
+    throws(ModelError)
+  {
     guard case .string(let hashText)? = json["hash"], let hash = SnapshotHash(hex: hashText),
       case .array(let parentValues)? = json["parents"],
       case .integer(let generation)? = json["generation"], generation >= 1,
@@ -38,13 +47,16 @@ extension MirrorVersion {
       parents.insert(parent)
     }
     let snapshot = try Snapshot(json: snapshotJSON, schemas: schemas)
-    guard snapshot.hash == hash else {
-      throw ModelError(
-        "Version '\(hash.short)' of \(snapshot.key) does not match its content "
-          + "(the content hashes to '\(snapshot.hash.short)')")
+    if verifyingHash {
+      let actual = snapshot.hash
+      guard actual == hash else {
+        throw ModelError(
+          "Version '\(hash.short)' of \(snapshot.key) does not match its content "
+            + "(the content hashes to '\(actual.short)')")
+      }
     }
     self.init(
-      snapshot: snapshot, parents: parents, generation: generation, author: author,
+      snapshot: snapshot, hash: hash, parents: parents, generation: generation, author: author,
       authoredAt: authoredAt)
   }
 }
@@ -96,7 +108,8 @@ extension MirrorChange {
       guard case .bool(let isPending)? = body["pending"] else {
         throw ModelError("A 'version' needs 'pending'")
       }
-      self = .addVersion(try MirrorVersion(json: body, schemas: schemas), pending: isPending)
+      self = .addVersion(
+        try MirrorVersion(json: body, schemas: schemas, verifyingHash: false), pending: isPending)
     case "exported":
       guard case .string(let segment)? = body["segment"],
         case .array(let values)? = body["versions"]

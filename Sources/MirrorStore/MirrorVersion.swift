@@ -25,8 +25,18 @@ public struct MirrorVersion: Hashable, Sendable, CustomStringConvertible {
     snapshot: Snapshot, parents: Set<SnapshotHash>, generation: Int64, author: DeviceID,
     authoredAt: Timestamp
   ) {
+    self.init(
+      snapshot: snapshot, hash: snapshot.hash, parents: parents, generation: generation,
+      author: author, authoredAt: authoredAt)
+  }
+
+  /// A version whose hash is already known (read back from a checksummed store line).
+  init(
+    snapshot: Snapshot, hash: SnapshotHash, parents: Set<SnapshotHash>, generation: Int64,
+    author: DeviceID, authoredAt: Timestamp
+  ) {
     self.snapshot = snapshot
-    self.hash = snapshot.hash
+    self.hash = hash
     self.parents = parents
     self.generation = generation
     self.author = author

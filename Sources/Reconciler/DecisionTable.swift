@@ -4,6 +4,9 @@ import StashModel
 
 /// DESIGN.md's decision table as code: a pure function of one record's situation.
 ///
+/// Hashes are the ones stored with rows and versions, never recomputed here: a pass over a
+/// large store looks at every record, and hashing each would cost more than deciding.
+///
 /// L = the live local row, Lt = the local tombstone, M / Mt = the mirror's winning leaf (live /
 /// tombstone), C = the checkpoint, h() = the snapshot hash. Each `case` below is one row; the
 /// row number is in the returned ``Decision``. Effects that would change nothing (a checkpoint
@@ -23,15 +26,15 @@ public enum DecisionTable {
 
     switch (situation.local, situation.mirrorRow) {
     case (.live(let l), .live(let m, let version)):
-      if l.hash == m.snapshotHash {  // 1: agree
+      if l.hash == version.hash {  // 1: agree
         return Decision(.agree, checkpoint(.record(l.hash), over: c) + [.settleConflicts])
       }
       if l.hash == c?.hash {  // 2: only the mirror changed; apply it even if its updatedAt is older
         return Decision(
           .applyMirrorEdit,
-          [.writeLocal(m)] + checkpoint(.record(m.snapshotHash), over: c) + [.settleConflicts])
+          [.writeLocal(m)] + checkpoint(.record(version.hash), over: c) + [.settleConflicts])
       }
-      if m.snapshotHash == c?.hash {  // 3: only the local row changed; copy it, parent = C
+      if version.hash == c?.hash {  // 3: only the local row changed; copy it, parent = C
         return Decision(
           .copyLocalEdit,
           [.copyToMirror(.record(l.record), parents: [c!.hash])]
@@ -64,7 +67,7 @@ public enum DecisionTable {
       if c == nil {  // 6: cloud-only insert
         return Decision(
           .cloudOnlyInsert,
-          [.writeLocal(m), .setCheckpoint(.record(m.snapshotHash)), .settleConflicts])
+          [.writeLocal(m), .setCheckpoint(.record(version.hash)), .settleConflicts])
       }
       // 8: absence is not deletion: change nothing, keep a conflict whose local side is absent.
       return Decision(
@@ -75,7 +78,7 @@ public enum DecisionTable {
         ])
 
     case (.deleted(let lt), .live(let m, let version)):
-      let mirrorHash = m.snapshotHash
+      let mirrorHash = version.hash
       if mirrorHash == lt.deletedHash || mirrorHash == c?.hash {  // 9: the deletion travels
         return Decision(
           .deletionToMirror,
@@ -153,7 +156,7 @@ public enum DecisionTable {
     switch situation.local {
     case .live(let l):
       if unedited(l.hash) {
-        if let record = winner.snapshot.record, record.snapshotHash != l.hash {
+        if let record = winner.snapshot.record, winner.hash != l.hash {
           effects.append(.writeLocal(record))
         }
         effects += checkpoint(Checkpoint(winner.snapshot), over: c)
@@ -165,7 +168,7 @@ public enum DecisionTable {
       if !unedited(lt.hash) { sides.insert(localSide(.tombstone(lt)), at: 0) }
     case .absent:
       if c == nil, let record = winner.snapshot.record {
-        effects += [.writeLocal(record), .setCheckpoint(.record(record.snapshotHash))]
+        effects += [.writeLocal(record), .setCheckpoint(.record(winner.hash))]
       } else if c != nil {
         sides.insert(ConflictSide(origin: .local, snapshot: nil), at: 0)
       }

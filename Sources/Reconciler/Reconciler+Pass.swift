@@ -83,9 +83,15 @@ struct Plan {
 
   let now: Timestamp
   let device: DeviceID
-  let local: LocalContent
   let mirrorID: StoreID
+  /// The open conflicts of the keys examined (what the pass may supersede or settle).
+  private let openConflicts: [RecordKey: [SyncConflict]]
+  /// The local store's duplicate diagnostics of the keys examined.
+  private let diagnostics: [RecordKey: Diagnostic]
+  /// The decisions that do something (most records, most of the time, need nothing).
   private(set) var decisions: [(situation: KeySituation, decision: Decision)] = []
+  /// Records whose duplicate diagnostic no longer holds.
+  private var staleDiagnostics: [RecordKey] = []
   private(set) var mirrorWrites: [MirrorWrite] = []
   private(set) var report = PassReport()
   let rebind: Bool
@@ -94,18 +100,28 @@ struct Plan {
     local: LocalContent, mirror: MirrorContent, keys: Set<RecordKey>?, now: Timestamp,
     device: DeviceID
   ) {
+    // The plan keeps only what applying needs, never the whole content: a copy alive while the
+    // save applies its changes would make the store copy every row (copy-on-write), and a pass
+    // over one record would cost as much as a pass over all of them.
     self.now = now
     self.device = device
-    self.local = local
     self.mirrorID = mirror.storeID
+    var openConflicts = [RecordKey: [SyncConflict]]()
+    for conflict in local.conflicts.values where conflict.state == .open {
+      openConflicts[conflict.key, default: []].append(conflict)
+    }
+    self.openConflicts = openConflicts
+    var diagnostics = [RecordKey: Diagnostic]()
+    for (id, diagnostic) in local.diagnostics where id.store == .local {
+      diagnostics[id.key] = diagnostic
+    }
+    self.diagnostics = diagnostics
     // Checkpoints agreed with another mirror (a reset, an account change) mean nothing here:
     // start without them, so the pass re-uploads instead of treating everything as absent.
     self.rebind = local.checkpointMirror != mirror.storeID
     report.reboundCheckpoints = rebind
     let checkpoints = rebind ? [:] : local.checkpoints
-    var all = keys ?? local.keys.union(mirror.keys)
-    if keys == nil { all.formUnion(local.diagnostics.keys.map(\.key)) }
-    for key in all.sorted() {
+    func situation(_ key: RecordKey) -> KeySituation {
       let checkpoint = checkpoints[key]
       let side = mirror.side(for: key)
       var descends = false
@@ -114,11 +130,29 @@ struct Plan {
       {
         descends = mirror.isAncestor(checkpoint.hash, of: winner.hash, key: key)
       }
-      let situation = KeySituation(
+      return KeySituation(
         key: key, localRows: local.rows(for: key), localTombstone: local.tombstones[key],
         mirror: side, checkpoint: checkpoint, mirrorDescendsFromCheckpoint: descends)
-      let decision = DecisionTable.decide(situation)
-      decisions.append((situation, decision))
+    }
+    let candidates: [RecordKey]
+    if let keys {
+      candidates = keys.sorted()
+    } else {
+      let (pending, agreed, deleted) = Self.keysNeedingADecision(
+        local: local, mirror: mirror, checkpoints: checkpoints, openConflicts: openConflicts,
+        diagnostics: diagnostics
+      ) { key in
+        DecisionTable.decide(situation(key)).effects.allSatisfy { $0 == .settleConflicts }
+      }
+      report.examined += agreed + deleted
+      if agreed > 0 { report.rows[.agree, default: 0] += agreed }
+      if deleted > 0 { report.rows[.bothDeleted, default: 0] += deleted }
+      candidates = pending.sorted()
+    }
+    for key in candidates {
+      let decision = DecisionTable.decide(situation(key))
+      if !decision.effects.isEmpty { decisions.append((situation(key), decision)) }
+      if decision.row != .duplicate && diagnostics[key] != nil { staleDiagnostics.append(key) }
       report.examined += 1
       report.rows[decision.row, default: 0] += 1
       for case .copyToMirror(let snapshot, let parents) in decision.effects {
@@ -128,14 +162,65 @@ struct Plan {
     }
   }
 
+  /// Sorts every record both stores know into those that need the table and those already
+  /// settled.
+  ///
+  /// A record is settled when its one local row (or tombstone), the mirror's only leaf and the
+  /// checkpoint all carry the same hash, and it has no open conflict and no diagnostic: the
+  /// table would say row 1 (or 13) and write nothing. Recognizing that from the stored hashes
+  /// alone keeps a pass over a large store that agrees cheap; in debug builds an assertion
+  /// checks the table agrees for every settled record.
+  ///
+  /// - Parameter tableAgrees: Whether the table writes nothing for a record (checked in debug
+  ///   builds only, for every record found settled).
+  /// - Returns: The records that need a decision, and how many are settled as rows 1 and 13.
+  static func keysNeedingADecision(
+    local: LocalContent, mirror: MirrorContent, checkpoints: [RecordKey: Checkpoint],
+    openConflicts: [RecordKey: [SyncConflict]], diagnostics: [RecordKey: Diagnostic],
+    tableAgrees: (RecordKey) -> Bool
+  ) -> (pending: Set<RecordKey>, agreed: Int, deleted: Int) {
+    func isSettled(_ key: RecordKey, at checkpoint: Checkpoint) -> Bool {
+      guard checkpoints[key] == checkpoint,
+        openConflicts.isEmpty || openConflicts[key] == nil,
+        diagnostics.isEmpty || diagnostics[key] == nil,
+        let leaves = mirror.leafHashes[key]
+      else { return false }
+      return leaves.count == 1 && leaves.contains(checkpoint.hash)
+    }
+    var pending = Set<RecordKey>()
+    var agreed = 0
+    var deleted = 0
+    for (key, rows) in local.rowsByKey {
+      if rows.count == 1, let row = local.rows[rows[0]], isSettled(key, at: .record(row.hash)) {
+        assert(tableAgrees(key), "the table disagrees that \(key) is settled")
+        agreed += 1
+      } else {
+        pending.insert(key)
+      }
+    }
+    for (key, tombstone) in local.tombstones where local.rowsByKey[key] == nil {
+      if isSettled(key, at: .tombstone(tombstone.hash)) {
+        assert(tableAgrees(key), "the table disagrees that \(key) is settled")
+        deleted += 1
+      } else {
+        pending.insert(key)
+      }
+    }
+    func isAbsentHere(_ key: RecordKey) -> Bool {
+      local.rowsByKey[key] == nil && (local.tombstones.isEmpty || local.tombstones[key] == nil)
+    }
+    for key in checkpoints.keys where isAbsentHere(key) { pending.insert(key) }
+    for key in mirror.keys where isAbsentHere(key) { pending.insert(key) }
+    pending.formUnion(openConflicts.keys)
+    pending.formUnion(diagnostics.keys)
+    return (pending, agreed, deleted)
+  }
+
   /// Turns the decisions' local effects into changes of one local transaction, and counts them.
   mutating func applyLocal(to transaction: inout LocalTransaction) throws {
     if rebind { transaction.bindCheckpoints(to: mirrorID) }
-    var openByKey = [RecordKey: [SyncConflict]]()
-    for conflict in local.conflicts.values where conflict.state == .open {
-      openByKey[conflict.key, default: []].append(conflict)
-    }
-    var duplicateKeys = Set<RecordKey>()
+    var openByKey = openConflicts
+    for key in staleDiagnostics { transaction.removeDiagnostic(key, store: .local) }
     for (situation, decision) in decisions {
       let key = situation.key
       let row = situation.localRows.count == 1 ? situation.localRows[0] : nil
@@ -183,17 +268,11 @@ struct Plan {
           }
           openByKey[key] = nil
         case .recordDuplicate(let rows):
-          duplicateKeys.insert(key)
           report.duplicates += 1
-          let id = LocalContent.DiagnosticKey(key: key, store: .local)
-          if local.diagnostics[id]?.rows != rows {
+          if diagnostics[key]?.rows != rows {
             transaction.put(Diagnostic(key: key, store: .local, rows: rows, noticedAt: now))
           }
         }
-      }
-      let id = LocalContent.DiagnosticKey(key: key, store: .local)
-      if !duplicateKeys.contains(key), local.diagnostics[id] != nil {
-        transaction.removeDiagnostic(key, store: .local)
       }
     }
   }

@@ -3,6 +3,7 @@ public import JSONLines
 public import LocalStore
 public import MirrorStore
 public import StashModel
+import Synchronization
 
 /// One device's folder: its inventory, its mirror (when entitled), and its photos.
 ///
@@ -18,8 +19,19 @@ public final class DeviceFolder: Sendable {
   public let home: String
   /// The inventory, or `nil` when the folder was opened for reading and has no store yet.
   public let local: LocalStore?
-  /// The mirror, or why it is not open.
-  public let mirror: MirrorStatus
+  /// The mirror (opened on first use), or why it is not open.
+  ///
+  /// It opens only when the entitlement saved at launch is a subscription, and is created then
+  /// if missing. Its failures are reported here as a value, never thrown, and commands that do
+  /// not sync (a consume) never read `cloud.store` at all.
+  public var mirror: MirrorStatus {
+    mirrorStatus.withLock { status in
+      if let status { return status }
+      let opened = openMirror()
+      status = opened
+      return opened
+    }
+  }
   /// The photos.
   public let blobs: BlobStore
   /// The folder's lock, shared by both stores.
@@ -31,6 +43,9 @@ public final class DeviceFolder: Sendable {
   /// Where the folder's new identifiers come from (device, stores, copies, imports).
   public let newIdentifier: @Sendable () -> RecordID
   let fileSystem: any FileSystem
+  private let options: Options
+  /// The mirror once opened (or found unavailable).
+  private let mirrorStatus: Mutex<MirrorStatus?>
 
   /// How to open a device folder.
   public struct Options: Sendable {
@@ -65,12 +80,13 @@ public final class DeviceFolder: Sendable {
   }
 
   private init(
-    home: String, local: LocalStore?, mirror: MirrorStatus, lock: FolderLock,
+    home: String, local: LocalStore?, mirror: MirrorStatus?, lock: FolderLock,
     entitlementAtOpen: Entitlement, options: Options
   ) {
     self.home = home
     self.local = local
-    self.mirror = mirror
+    self.mirrorStatus = Mutex(mirror)
+    self.options = options
     self.blobs = BlobStore(deviceFolder: home, fileSystem: options.fileSystem)
     self.lock = lock
     self.entitlementAtOpen = entitlementAtOpen
@@ -92,9 +108,9 @@ public final class DeviceFolder: Sendable {
 
   /// Opens a device folder.
   ///
-  /// The local store opens (or is created) first. The mirror opens only when the entitlement
-  /// saved in the local store is a subscription; it is created then if missing. Any mirror
-  /// failure is reported in ``mirror``, never thrown.
+  /// The local store opens (or is created). The mirror opens on first use of ``mirror``, only
+  /// when the entitlement saved in the local store is a subscription, and is created then if
+  /// missing. Any mirror failure is reported in ``mirror``, never thrown.
   ///
   /// - Parameters:
   ///   - home: The folder.
@@ -133,18 +149,13 @@ public final class DeviceFolder: Sendable {
       throw StashError(error)
     }
     let entitlement = local.content.settings.entitlement
-    let mirror = openMirror(
-      home: home, entitlement: entitlement, local: local, lock: lock, options: options)
     return DeviceFolder(
-      home: home, local: local, mirror: mirror, lock: lock, entitlementAtOpen: entitlement,
+      home: home, local: local, mirror: nil, lock: lock, entitlementAtOpen: entitlement,
       options: options)
   }
 
-  private static func openMirror(
-    home: String, entitlement: Entitlement, local: LocalStore, lock: FolderLock,
-    options: Options
-  ) -> MirrorStatus {
-    guard entitlement.opensMirror else { return .notEntitled(entitlement) }
+  private func openMirror() -> MirrorStatus {
+    guard let local, entitlementAtOpen.opensMirror else { return .notEntitled(entitlementAtOpen) }
     do {
       let store = try MirrorStore.open(
         folder: home, schemas: local.schemas, lock: lock,

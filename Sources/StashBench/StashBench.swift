@@ -18,6 +18,22 @@ enum StashBench {
       name: "crc32", arguments: "FILE...",
       summary: "CRC-32 (zlib) of each file as 8 hex digits; throughput on stderr",
       run: crc32Benchmark),
+    BenchCommand(
+      name: "store", arguments: "N DIR [--synced]",
+      summary: "make a device folder with N items (and an agreeing mirror with --synced)",
+      run: makeStoreBenchmark),
+    BenchCommand(
+      name: "open", arguments: "DIR",
+      summary: "time to open a device folder, peak memory, and Python's json on the same file",
+      run: openBenchmark),
+    BenchCommand(
+      name: "consume", arguments: "DIR ITEM [RUNS]",
+      summary: "'stash consume' end to end (process start to exit)",
+      run: consumeBenchmark),
+    BenchCommand(
+      name: "reconcile", arguments: "DIR",
+      summary: "a pass with nothing to do, and passes after one edit (DIR made --synced)",
+      run: reconcileBenchmark),
   ]
 
   /// Dispatches to the subcommand named by the first argument and exits with its status.

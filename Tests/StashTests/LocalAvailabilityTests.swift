@@ -16,7 +16,7 @@ import Testing
     let device = try openDevice(folder)
     try device.addItem(Item(name: "Koleston", quantity: 5, createdAt: epoch))
     try device.saveEntitlement(.yearlySubscription)
-    _ = try openDevice(folder)  // the next open creates cloud.store
+    #expect(try openDevice(folder).mirror.store != nil)  // the next launch creates cloud.store
     let mirrorPath = folder.appendingPathComponent(MirrorStore.fileName).path
     #expect(FileManager.default.fileExists(atPath: mirrorPath))
     try damage(mirrorPath)

@@ -42,34 +42,45 @@ struct Scanner {
     self.expectsHeader = expectsHeader
   }
 
-  /// Reads from `committedEnd` to the end of the file in large chunks.
+  /// Reads from `committedEnd` to the end of the file in large chunks, into one buffer that
+  /// is reused: a line cut by a chunk's end is moved to the buffer's front and completed by the
+  /// next read.
   mutating func scan(
     _ descriptor: FileDescriptor, fileSystem: any FileSystem,
     apply: (Transaction) throws(LogError) -> Void,
     header readHeader: (LogHeader) throws(LogError) -> Void = { _ in }
   ) throws(LogError) {
-    let chunkSize = 1 << 20
-    var pending = [UInt8]()  // the start of a line whose end is in a later chunk
-    var offset = committedEnd  // the file offset of `pending`'s first byte
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    var carried = 0  // bytes at the buffer's front: the start of a line not yet complete
+    var offset = committedEnd  // the file offset of the buffer's first byte
     while true {
-      let chunk: [UInt8]
-      do throws(FileSystemError) {
-        chunk = try fileSystem.read(
-          descriptor, count: chunkSize, at: offset + Int64(pending.count))
-      } catch {
-        throw .io(error.renamed(path))
+      if carried == buffer.count {  // a line longer than the buffer: make room
+        buffer.append(contentsOf: repeatElement(0, count: buffer.count))
       }
-      if chunk.isEmpty {
-        if !pending.isEmpty {
-          try lines(of: pending, at: offset, endOfFile: true, apply: apply, header: readHeader)
+      let readAt = offset + Int64(carried)
+      let result: Result<Int, FileSystemError> = buffer.withUnsafeMutableBytes { raw in
+        Result { () throws(FileSystemError) in
+          try fileSystem.read(
+            descriptor, into: UnsafeMutableRawBufferPointer(rebasing: raw[carried...]),
+            at: readAt)
         }
-        finish(fileSize: offset + Int64(pending.count))
+      }
+      let count: Int
+      do { count = try result.get() } catch { throw .io(error.renamed(path)) }
+      let filled = carried + count
+      let consumed = try lines(
+        of: buffer, upTo: filled, at: offset, endOfFile: count == 0, apply: apply,
+        header: readHeader)
+      if count == 0 {
+        finish(fileSize: offset + Int64(filled))
         return
       }
-      pending.append(contentsOf: chunk)
-      let consumed = try lines(
-        of: pending, at: offset, endOfFile: false, apply: apply, header: readHeader)
-      pending.removeFirst(consumed)
+      carried = filled - consumed
+      if consumed > 0 && carried > 0 {
+        buffer.withUnsafeMutableBytes { raw in
+          raw.baseAddress!.copyMemory(from: raw.baseAddress! + consumed, byteCount: carried)
+        }
+      }
       offset += Int64(consumed)
     }
   }
@@ -78,12 +89,13 @@ struct Scanner {
   /// rest); returns how many bytes were handled.
   @discardableResult
   private mutating func lines(
-    of bytes: [UInt8], at offset: Int64, endOfFile: Bool,
+    of bytes: [UInt8], upTo filled: Int, at offset: Int64, endOfFile: Bool,
     apply: (Transaction) throws(LogError) -> Void,
     header readHeader: (LogHeader) throws(LogError) -> Void
   ) throws(LogError) -> Int {
     var failure: LogError?
-    let consumed = bytes.withUnsafeBytes { raw in
+    let consumed = bytes.withUnsafeBytes { whole in
+      let raw = UnsafeRawBufferPointer(rebasing: whole[0..<filled])
       var start = 0
       do throws(LogError) {
         while let newline = LineFraming.newline(in: raw, from: start) {

@@ -24,12 +24,21 @@ extension Record {
   ///   - fieldsJSON: The object written by ``fieldsJSON()``.
   /// - Throws: ``ModelError`` naming the field.
   public init(schema: Schema, id: RecordID, fieldsJSON: JSONObject) throws(ModelError) {
-    var values = [FieldValue](repeating: .none, count: schema.fields.count)
-    var seen = [Bool](repeating: false, count: schema.fields.count)
+    let fields = schema.fields
+    var values = [FieldValue](repeating: .none, count: fields.count)
+    var seen = [Bool](repeating: false, count: fields.count)
+    var position = 0
     for (name, json) in fieldsJSON {
-      guard let index = schema.index(of: name) else {
+      // Stores write fields in schema order, so the next field is almost always the one.
+      let index: Int
+      if position < fields.count && fields[position].name == name {
+        index = position
+      } else if let found = schema.index(of: name) {
+        index = found
+      } else {
         throw ModelError("Model '\(schema.model)' has no field '\(name)'")
       }
+      position = index + 1
       guard !seen[index] else {
         throw ModelError("Field '\(name)' of '\(schema.model)' appears twice")
       }

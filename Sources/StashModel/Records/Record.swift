@@ -121,4 +121,11 @@ public struct RecordKey: Hashable, Comparable, Sendable, CustomStringConvertible
   public static func < (lhs: RecordKey, rhs: RecordKey) -> Bool {
     (lhs.model, lhs.id) < (rhs.model, rhs.id)
   }
+
+  /// Hashes the id alone: ids are random and practically never shared across models, and
+  /// hashing the model's text too doubled the cost of every lookup in a large store. Equality
+  /// still compares both, so equal keys hash equally.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(id)
+  }
 }
