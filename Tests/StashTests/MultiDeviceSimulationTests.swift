@@ -38,6 +38,7 @@ import Testing
     if seeds.count >= 50 {
       #expect(totals.syncs > 0 && totals.failedSyncs > 0 && totals.conflicts > 0)
       #expect(totals.resolutions > 0 && totals.deletes > 0 && totals.conflictedCopies > 0)
+      #expect(totals.places > 0, "locations and reminders take part")
     }
   }
 }
