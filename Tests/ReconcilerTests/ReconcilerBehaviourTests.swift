@@ -188,7 +188,11 @@ import Testing
       #expect(stores.mirrorItem(first.id) == nil)
       let diagnostic = try #require(stores.local.content.diagnostics.values.first)
       #expect(diagnostic.rows == 2 && diagnostic.key == first.record.key)
-      _ = before
+      #expect(try stores.files()[1] == before[1], "nothing is written to the mirror")
+      #expect(
+        stores.local.content.rows(for: first.record.key).map(\.record) == [
+          first.record, twin.record,
+        ])
       let files = try stores.files()
       try stores.pass()
       #expect(try stores.files() == files)

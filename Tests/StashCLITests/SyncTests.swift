@@ -142,7 +142,7 @@ import Testing
 
   @Test func aFolderOfAnotherAccountIsRefusedAndNothingIsMerged() throws {
     try withCLI { cli in
-      let (a, b, _) = try pair(cli)
+      let (a, _, _) = try pair(cli)
       try a.run(["add", "Koleston 7/1"])
       _ = try sync(a)
       let other = cli.folder.appendingPathComponent("someone-elses-cloud")
@@ -159,7 +159,6 @@ import Testing
       #expect(refused.standardError.contains("nothing was merged"), "\(refused)")
       #expect(a.storeBytes() == before)
       #expect(try a.run(["list", "--json"]).json().elements.count == 1)
-      _ = b
     }
   }
 
