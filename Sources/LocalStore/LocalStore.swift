@@ -102,26 +102,18 @@ public final class LocalStore: Sendable {
     fileSystem: any FileSystem = POSIXFileSystem()
   ) throws(LocalStoreError) -> LocalStore {
     let path = folder + "/" + fileName
-    do throws(LogError) {
-      let proof = try lock.acquire()
-      defer { lock.release(proof) }
-      let exists: Bool
-      do { exists = try fileSystem.identity(atPath: path) != nil } catch { throw .io(error) }
-      if let create, !exists {
-        let header = LogHeader(
+    let creation = create.map { create in
+      LogStore<LocalContent>.Creation(
+        header: LogHeader(
           format: LocalContent.format, version: LocalContent.version, storeID: create.storeID,
-          deviceID: create.deviceID, created: create.time)
-        let file = try LogStore<LocalContent>.create(
-          path: path, header: header,
-          initialChanges: [.putSettings(DeviceSettings(name: create.deviceName))], lock: lock,
-          context: schemas, fileSystem: fileSystem)
-        return LocalStore(
-          folder: folder, file: file, openReport: OpenReport(created: true, tail: nil))
-      }
-      let (file, tail) = try LogStore<LocalContent>.open(
-        path: path, lock: lock, context: schemas, fileSystem: fileSystem)
+          deviceID: create.deviceID, created: create.time),
+        initialChanges: [.putSettings(DeviceSettings(name: create.deviceName))])
+    }
+    do throws(LogError) {
+      let (file, created, tail) = try LogStore<LocalContent>.openOrCreate(
+        path: path, lock: lock, context: schemas, creation: creation, fileSystem: fileSystem)
       return LocalStore(
-        folder: folder, file: file, openReport: OpenReport(created: false, tail: tail))
+        folder: folder, file: file, openReport: OpenReport(created: created, tail: tail))
     } catch {
       throw .log(error)
     }

@@ -42,23 +42,15 @@ public final class MirrorStore: Sendable {
     create: (deviceID: DeviceID, time: Timestamp, storeID: StoreID?)? = nil,
     fileSystem: any FileSystem = POSIXFileSystem()
   ) throws(LogError) -> MirrorStore {
-    let path = folder + "/" + fileName
-    let proof = try lock.acquire()
-    defer { lock.release(proof) }
-    let exists: Bool
-    do { exists = try fileSystem.identity(atPath: path) != nil } catch { throw .io(error) }
-    if let create, !exists {
-      let header = LogHeader(
-        format: MirrorContent.format, version: MirrorContent.version,
-        storeID: create.storeID ?? .make(),
-        deviceID: create.deviceID, created: create.time)
-      let file = try LogStore<MirrorContent>.create(
-        path: path, header: header, initialChanges: [], lock: lock, context: schemas,
-        fileSystem: fileSystem)
-      return MirrorStore(file: file, droppedTail: nil)
+    let creation = create.map { create in
+      LogStore<MirrorContent>.Creation(
+        header: LogHeader(
+          format: MirrorContent.format, version: MirrorContent.version,
+          storeID: create.storeID ?? .make(), deviceID: create.deviceID, created: create.time))
     }
-    let (file, tail) = try LogStore<MirrorContent>.open(
-      path: path, lock: lock, context: schemas, fileSystem: fileSystem)
+    let (file, _, tail) = try LogStore<MirrorContent>.openOrCreate(
+      path: folder + "/" + fileName, lock: lock, context: schemas, creation: creation,
+      fileSystem: fileSystem)
     return MirrorStore(file: file, droppedTail: tail)
   }
 

@@ -79,6 +79,46 @@ public final class LogStore<Content: LogContent>: Sendable {
       content: content)
   }
 
+  /// How a missing store file is created: its header and its first transaction.
+  public struct Creation: Sendable {
+    /// The new file's header.
+    public var header: LogHeader
+    /// The changes of its first transaction (none for an empty store).
+    public var initialChanges: [Content.Change]
+
+    /// Describes a new store file.
+    public init(header: LogHeader, initialChanges: [Content.Change] = []) {
+      self.header = header
+      self.initialChanges = initialChanges
+    }
+  }
+
+  /// Opens the store file at `path`, or creates it when it is missing and `creation` says how.
+  ///
+  /// The check and the creation happen under the folder's lock, so two processes never both
+  /// create the file.
+  ///
+  /// - Returns: The store, whether it was created, and the report of a dropped tail, if any.
+  /// - Throws: ``LogError``: ``LogError/missing(_:)`` when the file is missing and `creation`
+  ///   is `nil`; damaged, too new, busy, unreadable.
+  public static func openOrCreate(
+    path: String, lock: FolderLock, context: Content.Context, creation: Creation?,
+    fileSystem: any FileSystem = POSIXFileSystem()
+  ) throws(LogError) -> (store: LogStore, created: Bool, tail: TailReport?) {
+    let proof = try lock.acquire()
+    defer { lock.release(proof) }
+    let exists: Bool
+    do { exists = try fileSystem.identity(atPath: path) != nil } catch { throw .io(error) }
+    if let creation, !exists {
+      let store = try create(
+        path: path, header: creation.header, initialChanges: creation.initialChanges,
+        lock: lock, context: context, fileSystem: fileSystem)
+      return (store, true, nil)
+    }
+    let (store, tail) = try open(path: path, lock: lock, context: context, fileSystem: fileSystem)
+    return (store, false, tail)
+  }
+
   /// A copy of the content (cheap: its collections are shared until changed).
   public var content: Content { state.withLock { $0.content } }
 
