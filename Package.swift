@@ -58,7 +58,7 @@ let package = Package(
       name: "CloudFolderTests",
       dependencies: ["CloudFolder", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport"]),
     .testTarget(name: "StashTests", dependencies: ["Stash", "LocalStore", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport"]),
-    .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+    .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "StashTestSupport"]),
     // Runs the built `stash` binary as a person would; LocalStore and JSONLines only seed
     // fixtures (a conflict) and hold the folder's lock.
     .testTarget(

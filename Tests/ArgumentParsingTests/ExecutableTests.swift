@@ -1,4 +1,5 @@
 import Foundation
+import StashTestSupport
 import Testing
 
 /// Runs the built `stash` binary, which `swift build` and `swift test` put in the same products
@@ -28,21 +29,12 @@ import Testing
     try #require(
       FileManager.default.isExecutableFile(atPath: binary.path),
       "No 'stash' binary at \(binary.path); run 'swift build' first")
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let child = try Subprocess(
+      binary.path, arguments, environment: ProcessInfo.processInfo.environment)
+    let (status, output, errors) = child.wait()
     return Run(
-      status: process.terminationStatus,
-      standardOutput: String(decoding: outputData, as: UTF8.self),
-      standardError: String(decoding: errorData, as: UTF8.self))
+      status: status, standardOutput: String(decoding: output, as: UTF8.self),
+      standardError: String(decoding: errors, as: UTF8.self))
   }
 
   @Test func printsTheRootHelpWithStatusZero() throws {

@@ -82,30 +82,20 @@ struct CLI {
 
   /// A process that was started and not yet waited for.
   final class Running {
-    private let process = Process()
-    private let output = Pipe()
-    private let errors = Pipe()
+    private let child: Subprocess
 
     init(_ executable: URL, _ arguments: [String], environment: [String: String]) throws {
       try #require(
         FileManager.default.isExecutableFile(atPath: CLI.binary.path),
         "No 'stash' binary at \(CLI.binary.path); run 'swift build' first")
-      process.executableURL = executable
-      process.arguments = arguments
-      process.environment = environment
-      process.standardOutput = output
-      process.standardError = errors
-      try process.run()
+      child = try Subprocess(executable.path, arguments, environment: environment)
     }
 
     func finish() -> Run {
-      let outputData = output.fileHandleForReading.readDataToEndOfFile()
-      let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
+      let (status, output, errors) = child.wait()
       return Run(
-        status: process.terminationStatus,
-        standardOutput: String(decoding: outputData, as: UTF8.self),
-        standardError: String(decoding: errorData, as: UTF8.self))
+        status: status, standardOutput: String(decoding: output, as: UTF8.self),
+        standardError: String(decoding: errors, as: UTF8.self))
     }
   }
 

@@ -121,10 +121,13 @@ public struct POSIXFileSystem: FileSystem {
     guard let directory = opendir(path) else { throw failure("list folder", path) }
     defer { closedir(directory) }
     var names = [String]()
+    // The name is read where it lies: copying `entry.pointee.d_name` copies its whole 256-byte
+    // field, but readdir's records are only as long as the name, so the copy can read past the
+    // end of glibc's buffer and crash (the bug swift-corelibs-foundation#5472 fixed in Process).
+    let nameOffset = MemoryLayout<dirent>.offset(of: \.d_name)!
     while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-      }
+      let name = String(
+        cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
       if name != "." && name != ".." { names.append(name) }
     }
     return names
