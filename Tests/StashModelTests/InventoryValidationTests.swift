@@ -33,6 +33,15 @@ import Testing
     #expect(throws: ModelError.self) { try Self.item(threshold: quantity).validate() }
   }
 
+  @Test func emptyNamesAreRefusedInPlainEnglish() {
+    #expect(throws: ModelError("An item needs a name that is not empty")) {
+      try Self.item(name: " ").validate()
+    }
+    #expect(throws: ModelError("A location needs a name that is not empty")) {
+      try Location(name: "", createdAt: Self.time).validate()
+    }
+  }
+
   @Test func reasonableItemsPass() throws {
     try Self.item().validate()
     try Self.item(name: "Ölfarbe 🧴", quantity: 0, unit: "", threshold: 0).validate()

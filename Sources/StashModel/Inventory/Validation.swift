@@ -18,7 +18,8 @@ enum Validate {
   /// A name: not empty after trimming spaces, no control characters, at most `Limits.shortText`.
   static func name(_ text: String, of what: String) throws(ModelError) {
     guard !text.allSatisfy(\.isWhitespace) else {
-      throw ModelError("A \(what) needs a name that is not empty")
+      let article = "aeiou".contains(what.first ?? "x") ? "An" : "A"
+      throw ModelError("\(article) \(what) needs a name that is not empty")
     }
     try shortText(text, field: "name", of: what)
   }

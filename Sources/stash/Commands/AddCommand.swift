@@ -24,7 +24,7 @@ enum AddCommand: StashHandler {
     if let place = arguments.string("location") {
       item.locationID = try current.location(place).id
     }
-    try item.validateWithClearNames()
+    try item.validate()
     if let photo = arguments.string("photo") {
       item.photo = try current.storePhoto(at: photo)
     }
@@ -40,18 +40,5 @@ extension String? {
   var nonEmpty: String? {
     guard let self, !self.isEmpty else { return nil }
     return self
-  }
-}
-
-extension Item {
-  /// `validate()`, with a grammatical message for an empty name.
-  ///
-  /// StashModel words it "A item needs a name..."; until that is fixed there, the CLI checks
-  /// the name first so a person reads "An item".
-  func validateWithClearNames() throws {
-    guard !name.allSatisfy(\.isWhitespace) else {
-      throw StashError.refused("An item needs a name that is not empty")
-    }
-    try validate()
   }
 }

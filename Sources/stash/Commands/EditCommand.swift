@@ -38,7 +38,7 @@ enum EditCommand: StashHandler {
     }
     var preview = current
     change(&preview)
-    try preview.validateWithClearNames()
+    try preview.validate()
     var photo: BlobRef?? = nil
     if let file = arguments.string("photo") {
       photo = .some(try device.storePhoto(at: file))
