@@ -150,8 +150,9 @@ struct Plan {
       candidates = pending.sorted()
     }
     for key in candidates {
-      let decision = DecisionTable.decide(situation(key))
-      if !decision.effects.isEmpty { decisions.append((situation(key), decision)) }
+      let current = situation(key)
+      let decision = DecisionTable.decide(current)
+      if !decision.effects.isEmpty { decisions.append((current, decision)) }
       if decision.row != .duplicate && diagnostics[key] != nil { staleDiagnostics.append(key) }
       report.examined += 1
       report.rows[decision.row, default: 0] += 1
