@@ -77,7 +77,9 @@ public final class FaultInjectingFileSystem: FileSystem {
       operation: operation, path: "(injected)", code: EIO, reason: "Input/output error (injected)")
   }
 
-  public func open(_ path: String, _ mode: OpenMode) throws(FileSystemError) -> FileDescriptor {
+  public func open(
+    _ path: String, _ mode: OpenMode, options: OpenOptions
+  ) throws(FileSystemError) -> FileDescriptor {
     let denied = pending.withLock { faults in
       faults.contains { entry in
         if case .denyOpen(let suffix) = entry.fault { path.hasSuffix(suffix) } else { false }
@@ -87,7 +89,7 @@ public final class FaultInjectingFileSystem: FileSystem {
       throw FileSystemError(
         operation: "open", path: path, code: EACCES, reason: "Permission denied (injected)")
     }
-    let descriptor = try base.open(path, mode)
+    let descriptor = try base.open(path, mode, options: options)
     paths.withLock { $0[descriptor.rawValue] = path }
     return descriptor
   }
@@ -140,8 +142,10 @@ public final class FaultInjectingFileSystem: FileSystem {
     try base.identity(of: file)
   }
 
-  public func identity(atPath path: String) throws(FileSystemError) -> FileIdentity? {
-    try base.identity(atPath: path)
+  public func identity(
+    atPath path: String, followingLinks: Bool
+  ) throws(FileSystemError) -> FileIdentity? {
+    try base.identity(atPath: path, followingLinks: followingLinks)
   }
 
   public func rename(_ source: String, to destination: String) throws(FileSystemError) {
@@ -149,7 +153,12 @@ public final class FaultInjectingFileSystem: FileSystem {
     try base.rename(source, to: destination)
   }
 
+  public func link(_ source: String, to destination: String) throws(FileSystemError) {
+    try base.link(source, to: destination)
+  }
+
   public func synchronizeDirectory(_ path: String) throws(FileSystemError) {
+    counts.withLock { $0["fsync folder", default: 0] += 1 }
     try base.synchronizeDirectory(path)
   }
 

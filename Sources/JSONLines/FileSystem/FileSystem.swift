@@ -9,9 +9,13 @@ public protocol FileSystem: Sendable {
   /// - Parameters:
   ///   - path: The file's path.
   ///   - mode: How to open it; created files get permissions 0600.
+  ///   - options: Whether to refuse a symbolic link as the last component, and whether the
+  ///     open itself may block (a FIFO blocks an ordinary open until a writer appears).
   /// - Returns: The open descriptor, which the caller closes.
-  /// - Throws: ``FileSystemError`` with the operation and `errno`.
-  func open(_ path: String, _ mode: OpenMode) throws(FileSystemError) -> FileDescriptor
+  /// - Throws: ``FileSystemError`` with the operation and `errno` (`ELOOP` for a refused link).
+  func open(
+    _ path: String, _ mode: OpenMode, options: OpenOptions
+  ) throws(FileSystemError) -> FileDescriptor
 
   /// Closes a descriptor; errors are ignored (the data was already synchronized).
   func close(_ file: FileDescriptor)
@@ -36,10 +40,23 @@ public protocol FileSystem: Sendable {
   func identity(of file: FileDescriptor) throws(FileSystemError) -> FileIdentity
 
   /// The identity and size of the file at `path`, or `nil` when there is none.
-  func identity(atPath path: String) throws(FileSystemError) -> FileIdentity?
+  ///
+  /// - Parameters:
+  ///   - path: The file's path.
+  ///   - followingLinks: `true` describes what a symbolic link points to (`stat`); `false`
+  ///     describes the link itself (`lstat`).
+  func identity(atPath path: String, followingLinks: Bool) throws(FileSystemError) -> FileIdentity?
 
   /// Renames `source` to `destination`, replacing it atomically if it exists.
   func rename(_ source: String, to destination: String) throws(FileSystemError)
+
+  /// Makes `destination` a second name (a hard link) of the file `source`; fails with `EEXIST`
+  /// rather than replace anything already there.
+  ///
+  /// This is how a file is published where nothing may ever be replaced: written under a
+  /// unique temporary name, synchronized, linked to its final name, then the temporary name
+  /// removed.
+  func link(_ source: String, to destination: String) throws(FileSystemError)
 
   /// Flushes a folder's entries (after a create or a rename) to stable storage.
   func synchronizeDirectory(_ path: String) throws(FileSystemError)
@@ -83,6 +100,31 @@ public enum OpenMode: Sendable {
   case createNew
 }
 
+/// How to open a file, besides its mode.
+public struct OpenOptions: OptionSet, Hashable, Sendable {
+  public let rawValue: UInt8
+
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// Refuse a symbolic link as the last component of the path (`O_NOFOLLOW`).
+  public static let noFollow = OpenOptions(rawValue: 1)
+  /// Never wait in the open itself (`O_NONBLOCK`): a FIFO opens at once instead of waiting
+  /// for a writer. Reads of regular files are unaffected.
+  public static let nonBlocking = OpenOptions(rawValue: 2)
+}
+
+/// What kind of entry a path names.
+public enum FileKind: Hashable, Sendable {
+  /// A regular file.
+  case regular
+  /// A folder.
+  case directory
+  /// A symbolic link (only reported when links are not followed).
+  case symbolicLink
+  /// Anything else: a FIFO, a socket, a device.
+  case other
+}
+
 /// Which file this is (device and inode) and how long it is.
 public struct FileIdentity: Hashable, Sendable {
   /// The device the file lives on.
@@ -93,13 +135,18 @@ public struct FileIdentity: Hashable, Sendable {
   public let size: Int64
   /// The permission bits (such as 0o600).
   public let permissions: UInt16
+  /// What kind of entry this is.
+  public let kind: FileKind
 
   /// Describes a file.
-  public init(device: UInt64, inode: UInt64, size: Int64, permissions: UInt16) {
+  public init(
+    device: UInt64, inode: UInt64, size: Int64, permissions: UInt16, kind: FileKind = .regular
+  ) {
     self.device = device
     self.inode = inode
     self.size = size
     self.permissions = permissions
+    self.kind = kind
   }
 
   /// Whether two identities name the same file (whatever their sizes).
@@ -131,6 +178,20 @@ public struct FileSystemError: Error, Hashable, Sendable, CustomStringConvertibl
 }
 
 extension FileSystem {
+  /// Opens a file, following symbolic links and blocking as usual.
+  ///
+  /// - Throws: ``FileSystemError``.
+  public func open(_ path: String, _ mode: OpenMode) throws(FileSystemError) -> FileDescriptor {
+    try open(path, mode, options: [])
+  }
+
+  /// The identity and size of what `path` names, following symbolic links.
+  ///
+  /// - Throws: ``FileSystemError``.
+  public func identity(atPath path: String) throws(FileSystemError) -> FileIdentity? {
+    try identity(atPath: path, followingLinks: true)
+  }
+
   /// Writes all of `bytes` at `offset`.
   ///
   /// - Throws: ``FileSystemError``.

@@ -19,14 +19,18 @@ public struct POSIXFileSystem: FileSystem {
       operation: operation, path: path, code: code, reason: String(cString: strerror(code)))
   }
 
-  public func open(_ path: String, _ mode: OpenMode) throws(FileSystemError) -> FileDescriptor {
-    let flags: Int32
+  public func open(
+    _ path: String, _ mode: OpenMode, options: OpenOptions
+  ) throws(FileSystemError) -> FileDescriptor {
+    var flags: Int32
     switch mode {
     case .readOnly: flags = O_RDONLY
     case .readWrite: flags = O_RDWR
     case .readWriteCreate: flags = O_RDWR | O_CREAT
     case .createNew: flags = O_RDWR | O_CREAT | O_EXCL
     }
+    if options.contains(.noFollow) { flags |= O_NOFOLLOW }
+    if options.contains(.nonBlocking) { flags |= O_NONBLOCK }
     let descriptor = retryingOnInterrupt { systemOpen(path, flags | O_CLOEXEC, 0o600) }
     guard descriptor >= 0 else { throw failure("open", path) }
     return FileDescriptor(rawValue: descriptor)
@@ -82,9 +86,12 @@ public struct POSIXFileSystem: FileSystem {
     return FileIdentity(info)
   }
 
-  public func identity(atPath path: String) throws(FileSystemError) -> FileIdentity? {
+  public func identity(
+    atPath path: String, followingLinks: Bool
+  ) throws(FileSystemError) -> FileIdentity? {
     var info = stat()
-    guard stat(path, &info) == 0 else {
+    let result = followingLinks ? stat(path, &info) : lstat(path, &info)
+    guard result == 0 else {
       if errno == ENOENT { return nil }
       throw failure("stat", path)
     }
@@ -95,22 +102,45 @@ public struct POSIXFileSystem: FileSystem {
     guard systemRename(source, destination) == 0 else { throw failure("rename", source) }
   }
 
+  public func link(_ source: String, to destination: String) throws(FileSystemError) {
+    guard systemLink(source, destination) == 0 else { throw failure("link", destination) }
+  }
+
   public func synchronizeDirectory(_ path: String) throws(FileSystemError) {
     let descriptor = retryingOnInterrupt { systemOpen(path, O_RDONLY | O_CLOEXEC, 0) }
     guard descriptor >= 0 else { throw failure("open folder", path) }
     defer { _ = systemClose(descriptor) }
+    #if canImport(Darwin)
+      // As for files: fsync on Apple systems does not flush the drive's cache.
+      if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+    #endif
     guard retryingOnInterrupt({ fsync(descriptor) }) == 0 else {
       throw failure("fsync folder", path)
     }
   }
 
+  /// Creates the folder (and missing parents), synchronizing each parent whose entries a new
+  /// folder was added to, so that a folder a later fsync relies on survives a power loss.
   public func makeDirectory(_ path: String) throws(FileSystemError) {
-    if mkdir(path, 0o700) == 0 || errno == EEXIST { return }
+    if mkdir(path, 0o700) == 0 {
+      try synchronizeParent(of: path)
+      return
+    }
+    if errno == EEXIST { return }
     guard errno == ENOENT else { throw failure("create folder", path) }
     let parent = parentPath(of: path)
     guard !parent.isEmpty, parent != path else { throw failure("create folder", path) }
     try makeDirectory(parent)
-    guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw failure("create folder", path) }
+    if mkdir(path, 0o700) == 0 {
+      try synchronizeParent(of: path)
+    } else if errno != EEXIST {
+      throw failure("create folder", path)
+    }
+  }
+
+  private func synchronizeParent(of path: String) throws(FileSystemError) {
+    let parent = parentPath(of: path)
+    try synchronizeDirectory(parent.isEmpty ? "." : parent)
   }
 
   public func removeFile(_ path: String) throws(FileSystemError) {
@@ -154,9 +184,16 @@ func parentPath(of path: String) -> String {
 
 extension FileIdentity {
   fileprivate init(_ info: stat) {
+    let kind: FileKind
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: kind = .regular
+    case S_IFDIR: kind = .directory
+    case S_IFLNK: kind = .symbolicLink
+    default: kind = .other
+    }
     self.init(
       device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-      permissions: UInt16(info.st_mode & 0o7777))
+      permissions: UInt16(info.st_mode & 0o7777), kind: kind)
   }
 }
 
@@ -167,7 +204,7 @@ private func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {
   }
 }
 
-// The module's own `open`, `close` and `rename` methods shadow the C functions inside the
+// The module's own `open`, `close`, `link` and `rename` methods shadow the C functions inside the
 // type; these names reach the C ones.
 private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
   #if canImport(Darwin)
@@ -186,6 +223,16 @@ private func systemClose(_ descriptor: Int32) -> Int32 {
     return Musl.close(descriptor)
   #else
     return Glibc.close(descriptor)
+  #endif
+}
+
+private func systemLink(_ source: String, _ destination: String) -> Int32 {
+  #if canImport(Darwin)
+    return Darwin.link(source, destination)
+  #elseif canImport(Musl)
+    return Musl.link(source, destination)
+  #else
+    return Glibc.link(source, destination)
   #endif
 }
 

@@ -58,6 +58,7 @@ public struct Item: Hashable, Sendable {
       try Validate.quantity(lowStockThreshold, field: "low-stock threshold", of: "item")
     }
     if let barcode { try Validate.shortText(barcode, field: "barcode", of: "item") }
+    try Validate.dates(created: createdAt, updated: updatedAt, of: "item")
   }
 }
 

@@ -47,6 +47,7 @@ public struct Location: Hashable, Sendable {
       guard radius > 0 else { throw ModelError("The location radius must be more than 0 metres") }
     }
     try Validate.longText(notes, field: "notes", of: "location")
+    try Validate.dates(created: createdAt, updated: updatedAt, of: "location")
   }
 }
 

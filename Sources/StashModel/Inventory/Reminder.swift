@@ -46,6 +46,11 @@ public struct Reminder: Hashable, Sendable {
       throw ModelError("A reminder needs a message that is not empty")
     }
     try Validate.longText(message, field: "message", of: "reminder")
+    if let notificationIdentifier {
+      try Validate.shortText(
+        notificationIdentifier, field: "notification identifier", of: "reminder")
+    }
+    try Validate.dates(created: createdAt, updated: updatedAt, of: "reminder")
   }
 }
 

@@ -11,6 +11,10 @@ public enum Limits {
   public static let maximumQuantity: Int64 = 1_000_000
   /// The largest reminder radius, in metres.
   public static let maximumRadius = 100_000.0
+  /// The earliest date a record may carry: 0001-01-01T00:00:00Z, in seconds since 1970.
+  public static let earliestDate = -62_135_596_800.0
+  /// The latest date a record may carry: 9999-12-31T23:59:59Z, in seconds since 1970.
+  public static let latestDate = 253_402_300_799.0
 }
 
 /// Validation helpers shared by the inventory models.
@@ -66,6 +70,21 @@ enum Validate {
       throw ModelError(
         "The \(what) \(field) '\(value)' is outside \(range.lowerBound)...\(range.upperBound)")
     }
+  }
+
+  /// A date between ``Limits/earliestDate`` and ``Limits/latestDate``.
+  static func date(_ time: Timestamp, field: String, of what: String) throws(ModelError) {
+    guard (Limits.earliestDate...Limits.latestDate).contains(time.secondsSince1970) else {
+      throw ModelError(
+        "The \(what) \(field) '\(time.secondsSince1970)' is not a date between the years 1 and "
+          + "9999")
+    }
+  }
+
+  /// The creation and change times of a record.
+  static func dates(created: Timestamp, updated: Timestamp, of what: String) throws(ModelError) {
+    try date(created, field: "creation time", of: what)
+    try date(updated, field: "change time", of: what)
   }
 
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

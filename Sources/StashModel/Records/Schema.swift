@@ -22,11 +22,16 @@ public struct FieldSpec: Hashable, Sendable {
 /// transport work on records and schemas only; the inventory's three models are schemas, and
 /// another tool can embed the engine with schemas of its own.
 public final class Schema: Hashable, Sendable, CustomStringConvertible {
+  /// The checks a record of a model must pass beyond its field types (ranges, non-empty
+  /// names), the same for a local edit and for a version that arrives from another device.
+  public typealias Validator = @Sendable (Record) throws(ModelError) -> Void
+
   /// The model name, such as `"item"`.
   public let model: String
   /// The fields in canonical order.
   public let fields: [FieldSpec]
   private let indexByName: [String: Int]
+  private let validator: Validator?
 
   /// Describes a model.
   ///
@@ -34,8 +39,12 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   ///   - model: A non-empty name.
   ///   - fields: Distinct names; device-local fields must be optional, since the receiving
   ///     side of a copy starts them empty.
+  ///   - validate: The model's own checks of a record (see ``validate(_:)``); not part of the
+  ///     schema's identity.
   /// - Throws: ``ModelError`` when the description breaks those rules.
-  public init(model: String, fields: [FieldSpec]) throws(ModelError) {
+  public init(
+    model: String, fields: [FieldSpec], validate: Validator? = nil
+  ) throws(ModelError) {
     guard !model.isEmpty else { throw ModelError("A schema needs a model name") }
     var index = [String: Int]()
     for (position, field) in fields.enumerated() {
@@ -50,10 +59,25 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
     self.model = model
     self.fields = fields
     self.indexByName = index
+    self.validator = validate
   }
 
   /// The position of a field, or `nil` when the schema has no such field.
   public func index(of name: String) -> Int? { indexByName[name] }
+
+  /// Checks a record of this model the way a local edit is checked: its values already fit
+  /// their types (``Record`` guarantees that); this runs the model's own rules.
+  ///
+  /// Every version that arrives from another device passes through here before it is applied
+  /// or passed on, so a hostile or buggy writer cannot make an invalid record live.
+  ///
+  /// - Throws: ``ModelError`` naming the field, as the model's validation words it.
+  public func validate(_ record: Record) throws(ModelError) {
+    guard record.schema == self else {
+      throw ModelError("Record '\(record.id)' is a '\(record.model)', not a '\(model)'")
+    }
+    try validator?(record)
+  }
 
   public var description: String { "schema '\(model)'" }
 
