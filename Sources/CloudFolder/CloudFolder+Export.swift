@@ -86,7 +86,7 @@ extension CloudFolder {
     do {
       try mirror.update { _, transaction in
         transaction.markExported(
-          pending.map { VersionRef(key: $0.key, hash: $0.hash) }, segment: relative)
+          pending.map(\.ref), segment: relative)
         transaction.markRead(segment: relative)
         transaction.recordTransfer(.export, at: time)
       }

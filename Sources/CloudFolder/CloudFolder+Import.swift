@@ -90,9 +90,7 @@ extension CloudFolder {
     guard !accepted.isEmpty else { return report }
     let known = content.versions
     let fresh = Set(
-      accepted.flatMap(\.versions).filter { known[$0.key]?[$0.hash] == nil }.map {
-        VersionRef(key: $0.key, hash: $0.hash)
-      })
+      accepted.flatMap(\.versions).filter { known[$0.key]?[$0.id] == nil }.map(\.ref))
     do {
       try mirror.update { _, transaction in
         for (path, versions) in accepted {

@@ -4,12 +4,17 @@ import StashModel
 /// One export segment: a header line, then one line per version.
 ///
 /// ```
-/// {"segment":{"format":"stash.segment","version":1,"zone":Z,"device":D,"sequence":N,"count":K}}
-/// {"hash":…,"parents":[…],"generation":…,"author":…,"authoredAt":…,"snapshot":{…}}   × K
+/// {"segment":{"format":"stash.segment","version":2,"zone":Z,"device":D,"sequence":N,"count":K}}
+/// {"id":…,"hash":…,"parents":[…],"generation":…,"author":…,"authoredAt":…,"snapshot":{…}}  × K
 /// ```
-/// Every version's hash is checked against its payload when read; a segment with any bad line,
-/// a wrong count or another zone is rejected whole.
+/// Every version's hash is checked against its payload, and its id against its hash and
+/// parents, when read; a segment with any bad line, a wrong count or another zone is rejected
+/// whole. Format 1 segments (written before a version's id included its parents) are still
+/// read: their versions have no `id`, and are identified by their snapshot hash.
 struct Segment {
+  /// The format version this code writes; it reads 1 and 2.
+  static let formatVersion = 2
+
   let zone: String
   let device: DeviceID
   let sequence: Int
@@ -18,7 +23,8 @@ struct Segment {
   func encoded() -> [UInt8] {
     var out = [UInt8]()
     let header: JSONObject = [
-      "format": .string("stash.segment"), "version": .integer(1), "zone": .string(zone),
+      "format": .string("stash.segment"), "version": .integer(Int64(Self.formatVersion)),
+      "zone": .string(zone),
       "device": .string(device.rawValue), "sequence": .integer(Int64(sequence)),
       "count": .integer(Int64(versions.count)),
     ]
@@ -49,8 +55,11 @@ struct Segment {
       case .integer(let sequence)? = header["sequence"],
       case .integer(let count)? = header["count"]
     else { throw SegmentProblem("its header line is missing or damaged") }
-    guard version <= 1 else {
+    guard version <= Self.formatVersion else {
       throw SegmentProblem("it has format version \(version), newer than this stash reads")
+    }
+    guard version >= 1 else {
+      throw SegmentProblem("it has format version \(version), which does not exist")
     }
     guard count == lines.count - 1 else {
       throw SegmentProblem("it announces \(count) versions but holds \(lines.count - 1) lines")
@@ -61,7 +70,8 @@ struct Segment {
         throw SegmentProblem("line \(index + 2) is not a JSON object")
       }
       do {
-        versions.append(try MirrorVersion(json: object, schemas: schemas))
+        versions.append(
+          try MirrorVersion(json: object, schemas: schemas, format: Int(version)))
       } catch {
         throw SegmentProblem("line \(index + 2): \(error.message)")
       }

@@ -3,37 +3,75 @@ import StashModel
 extension MirrorContent {
   /// Checks what must always hold of the mirror; returns the problems found.
   ///
-  /// Every version's hash matches its snapshot and is filed under its record, the leaves are
-  /// exactly the versions no version names as a parent, the running version count is right,
-  /// and every pending export is a known version. It recomputes every hash.
+  /// Every version's snapshot hash matches its snapshot and its id derives from that hash and
+  /// its parents (format-1 versions keep their snapshot hash as id), it is filed under its
+  /// record, no record's graph has a cycle and every record with versions has a leaf, the
+  /// leaves are exactly the versions no version names as a parent, the running version count
+  /// is right, and every pending export is a known version. It recomputes every hash.
   ///
   /// - Returns: One sentence per problem; empty when all is well.
   public func checkInvariants() -> [String] {
     var problems = [String]()
     for (key, known) in versions {
-      let named = known.values.reduce(into: Set<SnapshotHash>()) { $0.formUnion($1.parents) }
+      let named = known.values.reduce(into: Set<VersionID>()) { $0.formUnion($1.parents) }
       let leaves = Set(known.keys).subtracting(named)
-      if leaves != (leafHashes[key] ?? []) {
+      if leaves != (leafIDs[key] ?? []) {
         problems.append("the leaves of \(key) are out of date")
       }
-      for (hash, version) in known {
-        if version.hash != hash || version.snapshot.hash != hash {
-          problems.append("version \(hash.short) of \(key) does not match its content")
+      if leaves.isEmpty { problems.append("\(key) has versions but no leaf (a cycle)") }
+      for (id, version) in known {
+        if version.id != id { problems.append("version \(id.short) is filed under another id") }
+        if version.snapshot.hash != version.hash {
+          problems.append("version \(id.short) of \(key) does not match its content")
         }
-        if version.key != key { problems.append("version \(hash.short) is filed under \(key)") }
-        if version.generation < 1 { problems.append("version \(hash.short) has generation 0") }
+        if !version.isLegacy
+          && VersionID.derive(snapshot: version.hash, parents: version.parents) != id
+        {
+          problems.append(
+            "the id of version \(id.short) of \(key) does not derive from its parents")
+        }
+        if version.parents.contains(id) { problems.append("version \(id.short) names itself") }
+        if version.key != key { problems.append("version \(id.short) is filed under \(key)") }
+        if version.generation < 1 { problems.append("version \(id.short) has generation 0") }
+      }
+      if let cycle = firstCycle(in: known) {
+        problems.append("\(key) has a cycle through version \(cycle.short)")
       }
     }
-    for key in leafHashes.keys where versions[key] == nil {
+    for key in leafIDs.keys where versions[key] == nil {
       problems.append("\(key) has leaves but no versions")
     }
     let counted = versions.values.reduce(0) { $0 + $1.count }
     if counted != versionCount {
       problems.append("the version count says \(versionCount), but there are \(counted)")
     }
-    for ref in pending where versions[ref.key]?[ref.hash] == nil {
-      problems.append("pending export \(ref.hash.short) of \(ref.key) is not a known version")
+    for ref in pending where versions[ref.key]?[ref.id] == nil {
+      problems.append("pending export \(ref.id.short) of \(ref.key) is not a known version")
     }
     return problems
+  }
+
+  /// A version on a cycle of the graph, if there is one (an iterative depth-first search).
+  private func firstCycle(in known: [VersionID: MirrorVersion]) -> VersionID? {
+    var state = [VersionID: Bool]()  // false: on the current path; true: finished
+    for start in known.keys.sorted() where state[start] == nil {
+      var stack: [(VersionID, [VersionID])] = [(start, Array(known[start]!.parents))]
+      state[start] = false
+      while !stack.isEmpty {
+        guard let next = stack[stack.count - 1].1.popLast() else {
+          state[stack.removeLast().0] = true
+          continue
+        }
+        guard let version = known[next] else { continue }
+        switch state[next] {
+        case false?: return next
+        case true?: continue
+        case nil:
+          state[next] = false
+          stack.append((next, Array(version.parents)))
+        }
+      }
+    }
+    return nil
   }
 }

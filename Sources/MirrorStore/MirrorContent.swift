@@ -3,8 +3,8 @@ public import StashModel
 
 /// One change to the mirror store: what a transaction's operation line says.
 public enum MirrorChange: Hashable, Sendable {
-  /// Adds a version (or merges the parents of one already known). `pending` marks a version
-  /// written on this device that the transport has not exported yet.
+  /// Adds a version (or merges what is new about one already known). `pending` marks a
+  /// version written on this device that the transport has not exported yet.
   case addVersion(MirrorVersion, pending: Bool)
   /// The transport exported these versions in a segment.
   case markExported([VersionRef], segment: String)
@@ -18,8 +18,8 @@ public enum MirrorChange: Hashable, Sendable {
 
 /// Everything the mirror store holds, in memory.
 ///
-/// Per record, a graph of versions; the leaves and the winner are kept up to date as versions
-/// arrive, in any order.
+/// Per record, a graph of versions keyed by ``VersionID``; the leaves are kept up to date as
+/// versions arrive, in any order.
 public struct MirrorContent: Sendable {
   /// The mirror's identifier: what mirror events name.
   public let storeID: StoreID
@@ -27,12 +27,12 @@ public struct MirrorContent: Sendable {
   public let deviceID: DeviceID
   /// The schemas records follow.
   public let schemas: SchemaRegistry
-  /// Every known version, per record, by hash.
-  public private(set) var versions: [RecordKey: [SnapshotHash: MirrorVersion]] = [:]
-  /// The hashes named as parents, per record (these are not leaves).
-  private var named: [RecordKey: Set<SnapshotHash>] = [:]
-  /// The leaves' hashes, per record.
-  public private(set) var leafHashes: [RecordKey: Set<SnapshotHash>] = [:]
+  /// Every known version, per record, by id.
+  public private(set) var versions: [RecordKey: [VersionID: MirrorVersion]] = [:]
+  /// The ids named as parents, per record (these are not leaves).
+  private var named: [RecordKey: Set<VersionID>] = [:]
+  /// The leaves' ids, per record.
+  public private(set) var leafIDs: [RecordKey: Set<VersionID>] = [:]
   /// Versions written here and not yet exported.
   public private(set) var pending: Set<VersionRef> = []
   /// Segments already read, by path relative to the shared folder.
@@ -53,8 +53,8 @@ public struct MirrorContent: Sendable {
   public mutating func apply(_ change: MirrorChange) {
     switch change {
     case .addVersion(let version, let isPending):
-      add(version)
-      if isPending { pending.insert(VersionRef(key: version.key, hash: version.hash)) }
+      let isNew = add(version)
+      if isPending && isNew { pending.insert(version.ref) }
     case .markExported(let refs, let segment):
       pending.subtract(refs)
       exportedSegments.append(segment)
@@ -71,72 +71,167 @@ public struct MirrorContent: Sendable {
     }
   }
 
-  private mutating func add(_ version: MirrorVersion) {
+  /// Adds a version, or merges a known one; returns whether it was new.
+  ///
+  /// A known id means the same snapshot and parents, so only the generation can grow. A
+  /// format-1 version (its id is its snapshot hash) may arrive again with other parents,
+  /// which are merged, as format 1 did; if that closes a cycle, the stale edges are dropped
+  /// (see ``breakLegacyCycle(through:of:)``).
+  @discardableResult
+  private mutating func add(_ version: MirrorVersion) -> Bool {
     let key = version.key
     var merged = version
-    if let known = versions[key]?[version.hash] {
-      merged.parents.formUnion(known.parents)
+    merged.parents.remove(version.id)  // a version never names itself
+    let known = versions[key]?[version.id]
+    if let known {
+      // The first arrival's snapshot and author stay; what is new is merged.
+      let parents = merged.parents
+      merged = known
+      if known.isLegacy { merged.parents.formUnion(parents) }
       merged.generation = max(known.generation, version.generation)
+      if merged == known { return false }
     } else {
       versionCount += 1
     }
-    versions[key, default: [:]][version.hash] = merged
+    versions[key, default: [:]][version.id] = merged
     named[key, default: []].formUnion(merged.parents)
-    var leaves = leafHashes[key] ?? []
+    var leaves = leafIDs[key] ?? []
     leaves.subtract(merged.parents)
-    if !named[key]!.contains(version.hash) { leaves.insert(version.hash) }
-    leafHashes[key] = leaves
+    if !named[key]!.contains(version.id) { leaves.insert(version.id) }
+    leafIDs[key] = leaves
+    if merged.isLegacy && hasCycle(through: version.id, of: key) {
+      breakLegacyCycle(through: version.id, of: key)
+    }
+    return known == nil
+  }
+
+  /// Whether the version can reach itself through parents (only format-1 versions can: a
+  /// derived id cannot be named by its own ancestors).
+  private func hasCycle(through id: VersionID, of key: RecordKey) -> Bool {
+    !ancestors(of: id, of: key, stoppingAt: id).isDisjoint(with: [id])
+  }
+
+  /// Every version reachable from `id` through parents (not `id` itself unless a cycle leads
+  /// back to it); stops early once `target` is found.
+  private func ancestors(
+    of id: VersionID, of key: RecordKey, stoppingAt target: VersionID? = nil
+  ) -> Set<VersionID> {
+    guard let known = versions[key] else { return [] }
+    var seen = Set<VersionID>()
+    var queue = Array(known[id]?.parents ?? [])
+    while let next = queue.popLast() {
+      guard seen.insert(next).inserted else { continue }
+      if next == target { break }
+      queue.append(contentsOf: known[next]?.parents ?? [])
+    }
+    return seen
+  }
+
+  /// Breaks a cycle that format-1 identity made: a record that returned to an earlier
+  /// snapshot (A, then B, then A again) made A and B name each other, and then nothing was a
+  /// leaf. Within the cycle, the version written last has the highest generation; the edges
+  /// pointing to it from versions of the cycle refer to its earlier incarnation and are
+  /// dropped, so it becomes the leaf, as its author meant. Repeated until no cycle is left.
+  private mutating func breakLegacyCycle(through id: VersionID, of key: RecordKey) {
+    while true {
+      let cycle = ancestors(of: id, of: key).filter { member in
+        member == id || ancestors(of: member, of: key, stoppingAt: id).contains(id)
+      }
+      guard cycle.contains(id), var known = versions[key] else { break }
+      let head = cycle.compactMap { known[$0] }.max {
+        ($0.generation, $0.id) < ($1.generation, $1.id)
+      }
+      guard let head else { break }
+      for member in cycle where known[member]?.parents.contains(head.id) == true {
+        known[member]?.parents.remove(head.id)
+      }
+      versions[key] = known
+      rebuildLeaves(of: key)
+    }
+  }
+
+  private mutating func rebuildLeaves(of key: RecordKey) {
+    let known = versions[key] ?? [:]
+    let names = known.values.reduce(into: Set<VersionID>()) { $0.formUnion($1.parents) }
+    named[key] = names
+    leafIDs[key] = Set(known.keys).subtracting(names)
   }
 
   // MARK: Queries
 
   /// Every record the mirror has a version of.
-  public var keys: Dictionary<RecordKey, Set<SnapshotHash>>.Keys { leafHashes.keys }
+  public var keys: Dictionary<RecordKey, Set<VersionID>>.Keys { leafIDs.keys }
 
   /// The leaves of a record, winner first.
   public func side(for key: RecordKey) -> MirrorSide {
-    guard let hashes = leafHashes[key], let known = versions[key] else {
+    guard let ids = leafIDs[key], let known = versions[key] else {
       return MirrorSide(leaves: [])
     }
-    if hashes.count == 1, let only = known[hashes.first!] { return MirrorSide(leaves: [only]) }
-    let leaves = hashes.compactMap { known[$0] }.sorted { $0.beats($1) }
+    if ids.count == 1, let only = known[ids.first!] { return MirrorSide(leaves: [only]) }
+    let leaves = ids.compactMap { known[$0] }.sorted { $0.beats($1) }
     return MirrorSide(leaves: leaves)
   }
 
-  /// A version by record and hash.
-  public func version(_ hash: SnapshotHash, of key: RecordKey) -> MirrorVersion? {
-    versions[key]?[hash]
+  /// The one snapshot every leaf of a record holds, or `nil` when there are no leaves or they
+  /// hold different snapshots.
+  public func leafSnapshot(of key: RecordKey) -> SnapshotHash? {
+    guard let ids = leafIDs[key], let known = versions[key] else { return nil }
+    var found: SnapshotHash?
+    for id in ids {
+      guard let hash = known[id]?.hash, found == nil || found == hash else { return nil }
+      found = hash
+    }
+    return found
   }
 
-  /// Whether `ancestor` is `descendant` or one of its ancestors in the record's graph.
-  public func isAncestor(
-    _ ancestor: SnapshotHash, of descendant: SnapshotHash, key: RecordKey
+  /// A version by record and id.
+  public func version(_ id: VersionID, of key: RecordKey) -> MirrorVersion? {
+    versions[key]?[id]
+  }
+
+  /// Every version of a record whose snapshot is `hash` (several when the same content was
+  /// written with different parents), by id.
+  public func versions(withSnapshot hash: SnapshotHash, of key: RecordKey) -> [MirrorVersion] {
+    (versions[key] ?? [:]).values.filter { $0.hash == hash }.sorted { $0.id < $1.id }
+  }
+
+  /// Whether the version `id` holds `snapshot`, or descends from a version (or a named local
+  /// side) that does.
+  public func descends(
+    _ id: VersionID, fromSnapshot snapshot: SnapshotHash, key: RecordKey
   ) -> Bool {
-    guard let known = versions[key] else { return ancestor == descendant }
-    var seen: Set<SnapshotHash> = []
-    var queue = [descendant]
-    while let hash = queue.popLast() {
-      if hash == ancestor { return true }
-      guard seen.insert(hash).inserted, let version = known[hash] else { continue }
+    guard let known = versions[key] else { return id.digest == snapshot.digest }
+    var seen: Set<VersionID> = []
+    var queue = [id]
+    while let next = queue.popLast() {
+      guard seen.insert(next).inserted else { continue }
+      guard let version = known[next] else {
+        if next.digest == snapshot.digest { return true }  // a named, unexported local side
+        continue
+      }
+      if version.hash == snapshot { return true }
       queue.append(contentsOf: version.parents)
     }
     return false
   }
 
   /// The generation a new version with these parents gets.
-  public func nextGeneration(after parents: Set<SnapshotHash>, of key: RecordKey) -> Int64 {
-    (parents.compactMap { versions[key]?[$0]?.generation }.max() ?? 0) + 1
+  public func nextGeneration(after parents: Set<VersionID>, of key: RecordKey) -> Int64 {
+    let highest = parents.compactMap { versions[key]?[$0]?.generation }.max() ?? 0
+    return highest.addingReportingOverflow(1).overflow ? highest : highest + 1
   }
 
   /// The versions waiting to be exported, in a stable order.
   public var pendingVersions: [MirrorVersion] {
-    pending.sorted().compactMap { versions[$0.key]?[$0.hash] }
+    pending.sorted().compactMap { versions[$0.key]?[$0.id] }
   }
 }
 
 extension MirrorContent: LogContent {
   public static let format = "stash.mirror"
-  public static let version = 1
+  /// Format 2: versions are identified by ``VersionID`` (snapshot hash and parents); format 1
+  /// identified them by their snapshot hash and is read, then upgraded, on open.
+  public static let version = 2
 
   public init(header: LogHeader, context: SchemaRegistry) {
     self.storeID = header.storeID
@@ -154,9 +249,8 @@ extension MirrorContent: LogContent {
     var changes = [MirrorChange]()
     if let zone { changes.append(.bindZone(zone)) }
     for key in versions.keys.sorted() {
-      for version in versions[key]!.values.sorted(by: { $0.hash < $1.hash }) {
-        changes.append(
-          .addVersion(version, pending: pending.contains(VersionRef(key: key, hash: version.hash))))
+      for version in versions[key]!.values.sorted(by: { $0.id < $1.id }) {
+        changes.append(.addVersion(version, pending: pending.contains(version.ref)))
       }
     }
     changes += readSegments.sorted().map { .markRead(segment: $0) }

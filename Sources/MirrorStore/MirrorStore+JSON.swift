@@ -1,11 +1,19 @@
 public import StashModel
 
 extension MirrorVersion {
-  /// The JSON form, as the mirror store and the transport's segments hold it.
+  /// The most parents a version read from a file may name.
+  public static let maximumParents = 10_000
+  /// The highest generation a version read from a file may carry (2^53: exact as a JSON
+  /// number in any language, and far from overflowing when one is added).
+  public static let maximumGeneration: Int64 = 1 << 53
+
+  /// The JSON form, as the mirror store and the transport's segments hold it (format 2).
   ///
-  /// `{"hash", "parents": [..sorted..], "generation", "author", "authoredAt", "snapshot"}`.
+  /// `{"id", "hash", "parents": [..sorted ids..], "generation", "author", "authoredAt",
+  /// "snapshot"}`.
   public var json: JSONObject {
     [
+      "id": .string(id.hex),
       "hash": .string(hash.hex),
       "parents": .array(parents.sorted().map { .string($0.hex) }),
       "generation": .integer(generation),
@@ -15,23 +23,26 @@ extension MirrorVersion {
     ]
   }
 
-  /// Reads a version and checks that its hash matches its snapshot.
+  /// Reads a version, in format 2 (with an `id`) or format 1 (without: its id is its snapshot
+  /// hash, and its parents name snapshot hashes).
   ///
   /// - Parameters:
   ///   - json: The version's JSON form.
   ///   - schemas: Where records' models are looked up.
-  ///   - verifyingHash: Whether to recompute the snapshot's hash and compare. Versions from
-  ///     another device are always verified; the mirror store's own lines, already protected by
-  ///     their checksums, are not re-hashed on every open (``MirrorContent/checkInvariants()``
-  ///     recomputes them all).
-  /// - Throws: ``ModelError`` for a malformed version or a hash that does not match its
-  ///   payload (which is never applied).
-  public init(json: JSONObject, schemas: SchemaRegistry, verifyingHash: Bool = true)
-    throws(ModelError)
-  {
+  ///   - format: The format the file holding it declares: 1 or 2; `nil` to tell by the
+  ///     presence of `id` (the mirror store's own lines, which an upgrade may mix).
+  ///   - verifying: Whether to recompute the snapshot's hash and the id and compare. Versions
+  ///     from another device are always verified; the mirror store's own lines, already
+  ///     protected by their checksums, are not re-hashed on every open
+  ///     (``MirrorContent/checkInvariants()`` recomputes them all).
+  /// - Throws: ``ModelError`` for a malformed version, numbers out of range, a version that
+  ///   names itself, or a hash or id that does not match (such a version is never applied).
+  public init(
+    json: JSONObject, schemas: SchemaRegistry, format: Int? = nil, verifying: Bool = true
+  ) throws(ModelError) {
     guard case .string(let hashText)? = json["hash"], let hash = SnapshotHash(hex: hashText),
       case .array(let parentValues)? = json["parents"],
-      case .integer(let generation)? = json["generation"], generation >= 1,
+      case .integer(let generation)? = json["generation"],
       case .string(let authorText)? = json["author"], let author = DeviceID(authorText),
       let seconds = json["authoredAt"]?.exactDouble,
       let authoredAt = Timestamp(secondsSince1970: seconds),
@@ -39,39 +50,75 @@ extension MirrorVersion {
     else {
       throw ModelError("A version needs hash, parents, generation, author, authoredAt, snapshot")
     }
-    var parents = Set<SnapshotHash>()
+    guard (1...Self.maximumGeneration).contains(generation) else {
+      throw ModelError("Version '\(hash.short)' has generation \(generation), outside 1...2^53")
+    }
+    guard parentValues.count <= Self.maximumParents else {
+      throw ModelError(
+        "Version '\(hash.short)' names \(parentValues.count) parents, more than "
+          + "\(Self.maximumParents)")
+    }
+    var parents = Set<VersionID>()
     for value in parentValues {
-      guard case .string(let text) = value, let parent = SnapshotHash(hex: text) else {
-        throw ModelError("A version's parents must be hashes")
+      guard case .string(let text) = value, let parent = VersionID(hex: text) else {
+        throw ModelError("A version's parents must be 64 hex digits")
       }
       parents.insert(parent)
     }
+    let id: VersionID
+    switch (format, json["id"]) {
+    case (1, .some):
+      throw ModelError("Version '\(hash.short)' has an 'id', which format 1 does not know")
+    case (1, nil), (nil, nil):
+      id = VersionID(naming: hash)
+    case (_, .string(let text)?):
+      guard let parsed = VersionID(hex: text) else {
+        throw ModelError("Version '\(hash.short)' has an 'id' that is not 64 hex digits")
+      }
+      id = parsed
+    default:
+      throw ModelError("Version '\(hash.short)' has no 'id'")
+    }
+    guard !parents.contains(id) else {
+      throw ModelError("Version '\(id.short)' names itself as a parent")
+    }
     let snapshot = try Snapshot(json: snapshotJSON, schemas: schemas)
-    if verifyingHash {
+    if verifying {
       let actual = snapshot.hash
       guard actual == hash else {
         throw ModelError(
           "Version '\(hash.short)' of \(snapshot.key) does not match its content "
             + "(the content hashes to '\(actual.short)')")
       }
+      if json["id"] != nil {  // format 2: the id must derive, even one equal to the hash
+        let derived = VersionID.derive(snapshot: hash, parents: parents)
+        guard derived == id else {
+          throw ModelError(
+            "Version '\(id.short)' of \(snapshot.key) does not match its snapshot and parents "
+              + "(they derive '\(derived.short)')")
+        }
+      }
     }
     self.init(
-      snapshot: snapshot, hash: hash, parents: parents, generation: generation, author: author,
-      authoredAt: authoredAt)
+      snapshot: snapshot, hash: hash, id: id, parents: parents, generation: generation,
+      author: author, authoredAt: authoredAt)
   }
 }
 
 extension VersionRef {
+  /// `{"model", "id", "version"}` (format 1 wrote the snapshot hash as `"hash"`, which is the
+  /// id of a format-1 version).
   var json: JSONObject {
-    ["model": .string(key.model), "id": .string(key.id.rawValue), "hash": .string(hash.hex)]
+    ["model": .string(key.model), "id": .string(key.id.rawValue), "version": .string(id.hex)]
   }
 
   init(json: JSONObject) throws(ModelError) {
     guard case .string(let model)? = json["model"],
       case .string(let idText)? = json["id"], let id = RecordID(idText),
-      case .string(let hashText)? = json["hash"], let hash = SnapshotHash(hex: hashText)
-    else { throw ModelError("A version reference needs 'model', 'id' and 'hash'") }
-    self.init(key: RecordKey(model: model, id: id), hash: hash)
+      case .string(let versionText)? = json["version"] ?? json["hash"],
+      let version = VersionID(hex: versionText)
+    else { throw ModelError("A version reference needs 'model', 'id' and 'version'") }
+    self.init(key: RecordKey(model: model, id: id), id: version)
   }
 }
 
@@ -109,7 +156,7 @@ extension MirrorChange {
         throw ModelError("A 'version' needs 'pending'")
       }
       self = .addVersion(
-        try MirrorVersion(json: body, schemas: schemas, verifyingHash: false), pending: isPending)
+        try MirrorVersion(json: body, schemas: schemas, verifying: false), pending: isPending)
     case "exported":
       guard case .string(let segment)? = body["segment"],
         case .array(let values)? = body["versions"]

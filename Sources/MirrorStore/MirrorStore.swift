@@ -100,18 +100,19 @@ public struct MirrorTransaction: Sendable {
   ///
   /// - Parameters:
   ///   - snapshot: The record or tombstone.
-  ///   - parents: The versions it replaces (for a copy from the local store: the checkpoint).
+  ///   - parents: The versions it replaces (for a copy from the local store: every leaf whose
+  ///     snapshot is the checkpoint).
   ///   - author: This device.
   ///   - time: When it was written.
   /// - Returns: The version.
   @discardableResult
   public mutating func write(
-    _ snapshot: Snapshot, parents: Set<SnapshotHash>, author: DeviceID, at time: Timestamp
+    _ snapshot: Snapshot, parents: Set<VersionID>, author: DeviceID, at time: Timestamp
   ) -> MirrorVersion {
     let key = snapshot.key
-    let parents = parents.subtracting([snapshot.hash])
-    let addedHere = parents.compactMap { added[VersionRef(key: key, hash: $0)] }.max() ?? 0
-    let generation = max(content.nextGeneration(after: parents, of: key), addedHere + 1)
+    let addedHere = parents.compactMap { added[VersionRef(key: key, id: $0)] }.max() ?? 0
+    let generation = max(
+      content.nextGeneration(after: parents, of: key), min(addedHere, .max - 1) + 1)
     let version = MirrorVersion(
       snapshot: snapshot, parents: parents, generation: generation, author: author,
       authoredAt: time)
@@ -157,7 +158,7 @@ public struct MirrorTransaction: Sendable {
     }
     changes.append(change)
     if case .addVersion(let version, _) = change {
-      let ref = VersionRef(key: version.key, hash: version.hash)
+      let ref = version.ref
       added[ref] = max(added[ref] ?? 0, version.generation)
     }
   }

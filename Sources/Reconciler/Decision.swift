@@ -1,3 +1,4 @@
+public import MirrorStore
 public import StashModel
 
 /// Which row of DESIGN.md's decision table applied to a record.
@@ -45,7 +46,7 @@ public enum Effect: Hashable, Sendable {
   /// Write (or replace) the local tombstone; there is no live row.
   case putLocalTombstone(Tombstone)
   /// Write a new version to the mirror with these parents.
-  case copyToMirror(Snapshot, parents: Set<SnapshotHash>)
+  case copyToMirror(Snapshot, parents: Set<VersionID>)
   /// Keep every side in a conflict (recorded once per key and set of sides).
   case recordConflict(ConflictKind, [ConflictSide])
   /// The sides agree now: settle the key's open conflicts.

@@ -34,10 +34,10 @@ public enum DecisionTable {
           .applyMirrorEdit,
           [.writeLocal(m)] + checkpoint(.record(version.hash), over: c) + [.settleConflicts])
       }
-      if version.hash == c?.hash {  // 3: only the local row changed; copy it, parent = C
+      if version.hash == c?.hash {  // 3: only the local row changed; copy it over every leaf C
         return Decision(
           .copyLocalEdit,
-          [.copyToMirror(.record(l.record), parents: [c!.hash])]
+          [.copyToMirror(.record(l.record), parents: situation.mirror.leafIDs)]
             + checkpoint(.record(l.hash), over: c) + [.settleConflicts])
       }
       // 4: both changed (C or ∅): keep both.
@@ -82,7 +82,11 @@ public enum DecisionTable {
       if mirrorHash == lt.deletedHash || mirrorHash == c?.hash {  // 9: the deletion travels
         return Decision(
           .deletionToMirror,
-          [.copyToMirror(.tombstone(lt), parents: [mirrorHash, lt.deletedHash])]
+          [
+            .copyToMirror(
+              .tombstone(lt),
+              parents: situation.mirror.leafIDs.union([VersionID(naming: lt.deletedHash)]))
+          ]
             + checkpoint(.tombstone(lt.hash), over: c) + [.settleConflicts])
       }
       if c == .tombstone(lt.hash) && situation.mirrorDescendsFromCheckpoint {
@@ -126,7 +130,7 @@ public enum DecisionTable {
       // 14: explicit deletions travel.
       return Decision(
         .deletionTravels,
-        [.copyToMirror(.tombstone(lt), parents: [lt.deletedHash])]
+        [.copyToMirror(.tombstone(lt), parents: [VersionID(naming: lt.deletedHash)])]
           + checkpoint(.tombstone(lt.hash), over: c) + [.settleConflicts])
 
     case (.absent, .deleted(let mt, _)):
@@ -149,7 +153,7 @@ public enum DecisionTable {
     let leaves = situation.mirror.leaves
     let leafHashes = Set(leaves.map(\.hash))
     let winner = leaves[0]
-    var sides = leaves.map(mirrorSide)
+    var sides = situation.mirror.distinctLeaves.map(mirrorSide)
     var effects = [Effect]()
     func unedited(_ hash: SnapshotHash) -> Bool { hash == c?.hash || leafHashes.contains(hash) }
 

@@ -78,7 +78,7 @@ public struct Reconciler: Sendable {
 struct Plan {
   struct MirrorWrite {
     let snapshot: Snapshot
-    let parents: Set<SnapshotHash>
+    let parents: Set<VersionID>
   }
 
   let now: Timestamp
@@ -128,7 +128,7 @@ struct Plan {
       if let checkpoint, let winner = side.winner, local.tombstones[key] != nil,
         local.rowsByKey[key] == nil
       {
-        descends = mirror.isAncestor(checkpoint.hash, of: winner.hash, key: key)
+        descends = mirror.descends(winner.id, fromSnapshot: checkpoint.hash, key: key)
       }
       return KeySituation(
         key: key, localRows: local.rows(for: key), localTombstone: local.tombstones[key],
@@ -166,8 +166,8 @@ struct Plan {
   /// Sorts every record both stores know into those that need the table and those already
   /// settled.
   ///
-  /// A record is settled when its one local row (or tombstone), the mirror's only leaf and the
-  /// checkpoint all carry the same hash, and it has no open conflict and no diagnostic: the
+  /// A record is settled when its one local row (or tombstone), every leaf of the mirror and
+  /// the checkpoint all carry the same snapshot hash, and it has no open conflict and no diagnostic: the
   /// table would say row 1 (or 13) and write nothing. Recognizing that from the stored hashes
   /// alone keeps a pass over a large store that agrees cheap; in debug builds an assertion
   /// checks the table agrees for every settled record.
@@ -183,10 +183,9 @@ struct Plan {
     func isSettled(_ key: RecordKey, at checkpoint: Checkpoint) -> Bool {
       guard checkpoints[key] == checkpoint,
         openConflicts.isEmpty || openConflicts[key] == nil,
-        diagnostics.isEmpty || diagnostics[key] == nil,
-        let leaves = mirror.leafHashes[key]
+        diagnostics.isEmpty || diagnostics[key] == nil
       else { return false }
-      return leaves.count == 1 && leaves.contains(checkpoint.hash)
+      return mirror.leafSnapshot(of: key) == checkpoint.hash
     }
     var pending = Set<RecordKey>()
     var agreed = 0

@@ -35,7 +35,8 @@ extension Reconciler {
     let key = conflict.key
     let rows = content.rows(for: key)
     guard rows.count <= 1 else { throw ResolutionError.duplicateRows(key, rows.count) }
-    let leaves = mirror.content.side(for: key).leaves
+    let mirrored = mirror.content
+    let leaves = mirrored.side(for: key).leaves
     let seen = Set(conflict.sides.compactMap(\.snapshot?.hash))
     let current = rows.first?.hash ?? content.tombstones[key]?.hash
     let localSide = conflict.sides.first { $0.origin == .local }
@@ -47,7 +48,7 @@ extension Reconciler {
     let chosen = try chosenSnapshot(choice, in: conflict, mirrorWinner: leaves.first)
     let now = clock()
     let resolved = newVersion(of: chosen, at: now, localRow: rows.first?.record, leaves: leaves)
-    let parents = seen
+    let parents = Self.versions(replacing: seen, of: key, in: mirrored)
 
     let mark = mirror.file.mark
     try mirror.update { _, transaction in
@@ -87,6 +88,24 @@ extension Reconciler {
       throw error
     }
     return conflict
+  }
+
+  /// The parents of a resolution: every version of the record that holds one of the sides
+  /// the person saw (several when one snapshot was written with different parents), and a
+  /// side no version holds (a local row never exported) by its snapshot hash.
+  static func versions(
+    replacing sides: Set<SnapshotHash>, of key: RecordKey, in mirror: MirrorContent
+  ) -> Set<VersionID> {
+    var parents = Set<VersionID>()
+    for hash in sides {
+      let holding = mirror.versions(withSnapshot: hash, of: key)
+      if holding.isEmpty {
+        parents.insert(VersionID(naming: hash))
+      } else {
+        parents.formUnion(holding.map(\.id))
+      }
+    }
+    return parents
   }
 
   /// The side the choice names.

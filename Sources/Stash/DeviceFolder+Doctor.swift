@@ -198,7 +198,7 @@ extension DeviceFolder {
       report.add(.damage, "mirror", "The mirror breaks an invariant: \(problem)")
     }
     for (key, versions) in content.versions.sorted(by: { $0.key < $1.key }) {
-      for version in versions.values.sorted(by: { $0.hash < $1.hash }) {
+      for version in versions.values.sorted(by: { $0.id < $1.id }) {
         if let record = version.snapshot.record {
           blobs.collect(record, from: "mirror version '\(version.hash.short)' of \(key.model)")
         }

@@ -25,7 +25,7 @@ private struct Side {
   }
 
   @discardableResult
-  func write(_ record: Record, over parents: Set<SnapshotHash> = []) throws -> MirrorVersion {
+  func write(_ record: Record, over parents: Set<VersionID> = []) throws -> MirrorVersion {
     try mirror.update { _, transaction in
       transaction.write(.record(record), parents: parents, author: device, at: epoch)
     }
@@ -83,7 +83,7 @@ private func item(_ name: String, photo: BlobRef? = nil) -> Record {
       let (a, _, cloud) = try setUp(folder)
       let first = try a.write(item("One"))
       try cloud.export(from: a.mirror, deviceBlobs: a.blobs, at: epoch)
-      try a.write(item("One again"), over: [first.hash])
+      try a.write(item("One again"), over: [first.id])
       let second = try cloud.export(from: a.mirror, deviceBlobs: a.blobs, at: epoch)
       #expect(second.segment == "devices/\(a.device.rawValue)/000002.jsonl")
       let names = try FileManager.default.contentsOfDirectory(

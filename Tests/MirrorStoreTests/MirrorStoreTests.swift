@@ -20,7 +20,7 @@ private func version(
   author: DeviceID = bob
 ) -> MirrorVersion {
   MirrorVersion(
-    snapshot: .record(record), parents: Set(parents.map(\.hash)),
+    snapshot: .record(record), parents: Set(parents.map(\.id)),
     generation: generation ?? (parents.map(\.generation).max() ?? 0) + 1, author: author,
     authoredAt: epoch)
 }
@@ -61,7 +61,7 @@ private func tube(
   @Test func theWinnerIsLiveOverTombstoneThenHigherGenerationThenLargerHash() {
     let root = version(tube(5))
     let tombstone = MirrorVersion(
-      snapshot: .tombstone(Tombstone(deleting: tube(5), at: epoch)), parents: [root.hash],
+      snapshot: .tombstone(Tombstone(deleting: tube(5), at: epoch)), parents: [root.id],
       generation: 9, author: alice, authoredAt: epoch)
     let edit = version(tube(4), parents: [root])
     #expect(edit.beats(tombstone))
@@ -78,11 +78,11 @@ private func tube(
       let mirror = try openMirror(folder)
       let root = version(tube(5))
       let byAlice = MirrorVersion(
-        snapshot: .tombstone(Tombstone(deleting: tube(5), at: epoch)), parents: [root.hash],
+        snapshot: .tombstone(Tombstone(deleting: tube(5), at: epoch)), parents: [root.id],
         generation: 2, author: alice, authoredAt: epoch)
       let byBob = MirrorVersion(
         snapshot: .tombstone(Tombstone(deleting: tube(5), at: Timestamp(secondsSince1970: 9)!)),
-        parents: [root.hash], generation: 2, author: bob, authoredAt: epoch)
+        parents: [root.id], generation: 2, author: bob, authoredAt: epoch)
       try mirror.update { _, transaction in
         transaction.merge(root)
         transaction.merge(byAlice)
@@ -101,7 +101,7 @@ private func tube(
       let (first, second) = try mirror.update { content, transaction in
         let first = transaction.write(.record(tube(5)), parents: [], author: alice, at: epoch)
         let second = transaction.write(
-          .record(tube(4)), parents: [first.hash], author: alice, at: epoch)
+          .record(tube(4)), parents: [first.id], author: alice, at: epoch)
         return (first, second)
       }
       #expect(first.generation == 1 && second.generation == 2)
@@ -110,12 +110,12 @@ private func tube(
       #expect(mirror.content.side(for: first.key).leaves.map(\.hash) == [second.hash])
       try mirror.update { content, transaction in
         transaction.markExported(
-          content.pendingVersions.map { VersionRef(key: $0.key, hash: $0.hash) },
+          content.pendingVersions.map(\.ref),
           segment: "devices/a/1.jsonl")
       }
       #expect(mirror.content.pending.isEmpty)
-      #expect(mirror.content.isAncestor(first.hash, of: second.hash, key: first.key))
-      #expect(!mirror.content.isAncestor(second.hash, of: first.hash, key: first.key))
+      #expect(mirror.content.descends(second.id, fromSnapshot: first.hash, key: first.key))
+      #expect(!mirror.content.descends(first.id, fromSnapshot: second.hash, key: first.key))
     }
   }
 
@@ -126,7 +126,7 @@ private func tube(
       try mirror.update { _, transaction in
         transaction.bindZone("zone-1")
         transaction.merge(root)
-        transaction.write(.record(tube(4)), parents: [root.hash], author: alice, at: epoch)
+        transaction.write(.record(tube(4)), parents: [root.id], author: alice, at: epoch)
         transaction.markRead(segment: "devices/b/1.jsonl")
         transaction.recordTransfer(.import, at: epoch)
       }

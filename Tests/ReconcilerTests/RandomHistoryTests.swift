@@ -327,7 +327,7 @@ struct History {
       let local = device.stores.local.content
       kept.formUnion(local.rows.values.map(\.hash))
       kept.formUnion(local.conflicts.values.flatMap { $0.sides.compactMap(\.snapshot?.hash) })
-      kept.formUnion(device.stores.mirror.content.versions.values.flatMap(\.keys))
+      kept.formUnion(device.stores.mirror.content.versions.values.flatMap(\.values).map(\.hash))
     }
     let lost = written.subtracting(replacedByPerson).subtracting(kept)
     if !lost.isEmpty { problems.append("lost \(lost.count) versions: \(lost.map(\.short))") }

@@ -99,11 +99,11 @@ final class TwoStores: Sendable {
 
   /// Writes a version from another device over the mirror's current leaves.
   @discardableResult
-  func editInMirror(_ snapshot: Snapshot, over parents: Set<SnapshotHash>? = nil) throws
+  func editInMirror(_ snapshot: Snapshot, over parents: Set<VersionID>? = nil) throws
     -> MirrorVersion
   {
     try mirror.update { content, transaction in
-      let over = parents ?? Set(content.side(for: snapshot.key).leaves.map(\.hash))
+      let over = parents ?? content.side(for: snapshot.key).leafIDs
       let version = MirrorVersion(
         snapshot: snapshot, parents: over,
         generation: content.nextGeneration(after: over, of: snapshot.key), author: otherDevice,

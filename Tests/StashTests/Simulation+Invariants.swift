@@ -50,7 +50,8 @@ extension Simulation {
         kept.formUnion(local.rows.values.map(\.hash))
         kept.formUnion(local.conflicts.values.flatMap { $0.sides.compactMap(\.snapshot?.hash) })
       }
-      kept.formUnion(folder.mirror.store?.content.versions.values.flatMap(\.keys) ?? [])
+      let versions = folder.mirror.store?.content.versions.values.flatMap(\.values) ?? []
+      kept.formUnion(versions.map(\.hash))
     }
     let lost = written.subtracting(replaced).subtracting(kept)
     if !lost.isEmpty { problems.append("1: lost \(lost.count) versions") }

@@ -7,9 +7,15 @@ extension Log {
   /// is synchronized: a crash leaves either the old file or the new one, never a mix. Other
   /// processes notice the new file (``CatchUpResult/replaced``) and read it again.
   ///
-  /// - Parameter operations: The live state, as the store would replay it.
+  /// - Parameters:
+  ///   - operations: The live state, as the store would replay it.
+  ///   - newHeader: The header of the rewritten file (a format upgrade writes the new
+  ///     version); `nil` keeps the current one.
   /// - Throws: ``LogError/io(_:)``; the old file is then untouched.
-  public func compact(to operations: [JSONObject]) throws(LogError) {
+  public func compact(to operations: [JSONObject], header newHeader: LogHeader? = nil)
+    throws(LogError)
+  {
+    let header = newHeader ?? self.header
     var bytes = [UInt8]()
     bytes.reserveCapacity(operations.count * 256 + 256)
     Log.appendHeaderLine(header, to: &bytes)
@@ -37,5 +43,6 @@ extension Log {
     committedEnd = Int64(bytes.count)
     lastSequence = operations.isEmpty ? 0 : 1
     committedLines = lines
+    self.header = header
   }
 }

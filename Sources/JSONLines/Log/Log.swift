@@ -19,7 +19,7 @@ public final class Log {
   /// The file's path.
   public let path: String
   /// The header line.
-  public private(set) var header: LogHeader
+  public internal(set) var header: LogHeader
   /// The byte length of the committed part of the file.
   public internal(set) var committedEnd: Int64
   /// The number of the last committed transaction (0 when there is none).

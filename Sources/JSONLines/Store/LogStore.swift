@@ -53,6 +53,9 @@ public final class LogStore<Content: LogContent>: Sendable {
     let proof = try lock.acquire()
     defer { lock.release(proof) }
     let (log, content, tail) = try load(path: path, context: context, fileSystem: fileSystem)
+    if log.header.version < Content.version {
+      try upgrade(log, content: content, fileSystem: fileSystem)
+    }
     return (
       LogStore(
         path: path, lock: lock, context: context, fileSystem: fileSystem, log: log,
@@ -244,6 +247,31 @@ public final class LogStore<Content: LogContent>: Sendable {
   private func compactIfWorthIt(_ state: inout State) {
     guard state.log.committedLines > 2 * state.content.liveChangeCount + 4096 else { return }
     try? state.log.compact(to: state.content.changesForCompaction.map(Content.operation(for:)))
+  }
+
+  /// Rewrites a file of an older format version in the current one.
+  ///
+  /// Its content was read through the same decoding as current files (each store reads the
+  /// lines of every older version it knows), so the rewrite is a compaction with the new
+  /// header. The old file is kept as `<file>.format-<old version>` (a second name of the same
+  /// bytes, so nothing is copied) for a person to inspect or restore; a crash leaves the old
+  /// file or the new one in place, and the next open upgrades again if needed.
+  private static func upgrade(
+    _ log: Log, content: Content, fileSystem: any FileSystem
+  ) throws(LogError) {
+    var header = log.header
+    let old = header.version
+    header.version = Content.version
+    let kept = "\(log.path).format-\(old)"
+    do throws(FileSystemError) {
+      if try fileSystem.identity(atPath: kept, followingLinks: false) == nil {
+        try fileSystem.link(log.path, to: kept)
+      }
+    } catch {
+      throw .io(error)
+    }
+    try log.compact(
+      to: content.changesForCompaction.map(Content.operation(for:)), header: header)
   }
 
   private static func load(

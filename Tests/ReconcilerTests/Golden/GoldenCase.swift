@@ -109,10 +109,15 @@ final class CaseBuilder {
     minutes: Double = 0
   ) throws -> MirrorVersion {
     try mirror.update { content, transaction in
-      let hashes = Set(parents.map(\.hash))
+      // Each parent snapshot names every version holding it (or itself, when none does).
+      var ids = Set<VersionID>()
+      for parent in parents {
+        let holding = content.versions(withSnapshot: parent.hash, of: parent.key)
+        ids.formUnion(holding.isEmpty ? [VersionID(naming: parent.hash)] : holding.map(\.id))
+      }
       let version = MirrorVersion(
-        snapshot: snapshot, parents: hashes,
-        generation: content.nextGeneration(after: hashes, of: snapshot.key), author: author,
+        snapshot: snapshot, parents: ids,
+        generation: content.nextGeneration(after: ids, of: snapshot.key), author: author,
         authoredAt: Fixed.time(minutes))
       transaction.merge(version)
       return version
