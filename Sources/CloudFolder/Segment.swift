@@ -4,7 +4,7 @@ import StashModel
 /// One export segment: a header line, then one line per version.
 ///
 /// ```
-/// {"segment":{"format":"stash.segment","version":2,"zone":Z,"device":D,"sequence":N,"count":K}}
+/// {"segment":{"format":"stash.segment","version":3,"zone":Z,"device":D,"sequence":N,"count":K}}
 /// {"id":…,"hash":…,"parents":[…],"generation":…,"author":…,"authoredAt":…,"snapshot":{…}}  × K
 /// ```
 /// Every version's hash is checked against its payload, and its id against its hash and
@@ -12,8 +12,9 @@ import StashModel
 /// whole. Format 1 segments (written before a version's id included its parents) are still
 /// read: their versions have no `id`, and are identified by their snapshot hash.
 struct Segment {
-  /// The format version this code writes; it reads 1 and 2.
-  static let formatVersion = 2
+  /// The format version this code writes; it reads 1 (versions without ids), 2 (plain
+  /// integer quantities) and 3 (counters).
+  static let formatVersion = 3
 
   let zone: String
   let device: DeviceID

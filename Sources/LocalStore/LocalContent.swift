@@ -148,7 +148,10 @@ public struct LocalContent: Sendable {
 
 extension LocalContent: LogContent {
   public static let format = "stash.local"
-  public static let version = 1
+  /// Format 2: a counter field (an item's quantity) may be an object of epoch, base and
+  /// tallies; format 1 held plain integers, which read as counters in their first epoch, and is
+  /// upgraded on open.
+  public static let version = 2
 
   public init(header: LogHeader, context: SchemaRegistry) {
     self.deviceID = header.deviceID

@@ -229,9 +229,10 @@ public struct MirrorContent: Sendable {
 
 extension MirrorContent: LogContent {
   public static let format = "stash.mirror"
+  /// Format 3: counters (format 2's plain integers read as counters in their first epoch).
   /// Format 2: versions are identified by ``VersionID`` (snapshot hash and parents); format 1
-  /// identified them by their snapshot hash and is read, then upgraded, on open.
-  public static let version = 2
+  /// identified them by their snapshot hash. Older formats are read, then upgraded, on open.
+  public static let version = 3
 
   public init(header: LogHeader, context: SchemaRegistry) {
     self.storeID = header.storeID

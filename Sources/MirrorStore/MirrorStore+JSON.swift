@@ -29,8 +29,9 @@ extension MirrorVersion {
   /// - Parameters:
   ///   - json: The version's JSON form.
   ///   - schemas: Where records' models are looked up.
-  ///   - format: The format the file holding it declares: 1 or 2; `nil` to tell by the
-  ///     presence of `id` (the mirror store's own lines, which an upgrade may mix).
+  ///   - format: The format the file holding it declares: 1 (versions without ids), or 2 and
+  ///     later (with ids); `nil` to tell by the presence of `id` (the mirror store's own
+  ///     lines, which an upgrade may mix).
   ///   - verifying: Whether to recompute the snapshot's hash and the id and compare. Versions
   ///     from another device are always verified; the mirror store's own lines, already
   ///     protected by their checksums, are not re-hashed on every open

@@ -24,6 +24,8 @@ public enum TableRow: String, Hashable, Sendable, CaseIterable, Comparable {
   case keepMirrorTombstone = "15"
   /// The mirror shows several concurrent versions.
   case concurrentVersions = "leaves"
+  /// Concurrent moves merged (where row 4 or several leaves would have been a conflict).
+  case merged = "merge"
   /// Nothing on either side (at most a stale checkpoint).
   case nothing = "-"
 
@@ -51,6 +53,9 @@ public enum Effect: Hashable, Sendable {
   case recordConflict(ConflictKind, [ConflictSide])
   /// The sides agree now: settle the key's open conflicts.
   case settleConflicts
+  /// Concurrent moves merged into the version with this hash: keep every side in a resolved
+  /// record of kind `merged`, for history and audit.
+  case recordMerge([ConflictSide], result: SnapshotHash)
   /// Two or more local rows carry the key: note it and touch nothing else.
   case recordDuplicate(rows: Int)
 }

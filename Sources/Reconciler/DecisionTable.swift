@@ -40,10 +40,18 @@ public enum DecisionTable {
           [.copyToMirror(.record(l.record), parents: situation.mirror.leafIDs)]
             + checkpoint(.record(l.hash), over: c) + [.settleConflicts])
       }
-      // 4: both changed (C or ∅): keep both.
-      return Decision(
-        .bothEdited,
-        [.recordConflict(.bothEdited, [localSide(.record(l.record)), mirrorSide(version)])])
+      // 4: both changed (C or ∅): their counters may merge; otherwise keep both.
+      let sides = [localSide(.record(l.record)), mirrorSide(version)]
+      switch CounterMerge.merge([l.record, m]) {
+      case .merged(let merged):
+        return mergeDecision(
+          merged, sides: sides, over: situation.mirror.leafIDs.union([VersionID(naming: l.hash)]),
+          local: l, checkpoint: c)
+      case .belowZero:
+        return Decision(.bothEdited, [.recordConflict(.belowZero, sides)])
+      case .notMergeable:
+        return Decision(.bothEdited, [.recordConflict(.bothEdited, sides)])
+      }
 
     case (.live(let l), .absent):
       if c == nil {  // 5: local-only insert
@@ -144,32 +152,56 @@ public enum DecisionTable {
     }
   }
 
-  /// Several concurrent versions in the mirror: one conflict holding every leaf (and the local
-  /// row when it has an edit of its own). The mirror's winner is adopted locally only when the
-  /// local row has no edit of its own (h(L) = C, or L is one of the leaves), or when the record
-  /// is new here (no row, no tombstone, no checkpoint).
+  /// Several concurrent versions in the mirror (leaves with different snapshots).
+  ///
+  /// They merge, with the local row as one more side when it has an edit of its own (a row
+  /// equal to C is an ancestor, not a side), if the local side is live or there is nothing
+  /// local at all. Otherwise one conflict holds every leaf and the local row (or its absence,
+  /// or its tombstone when it was deleted here after the last agreement). While that conflict
+  /// is open the local row is **never** replaced by the mirror's winner, even when h(L) = C:
+  /// adopting a winner that does not descend from this device's own last state lowers its own
+  /// counter tallies, and a later merge then swallows one of its moves (DESIGN, F1 of the
+  /// model). Only a record new here (no row, no tombstone, no checkpoint) takes the winner.
   static func concurrent(_ situation: KeySituation) -> Decision {
     let c = situation.checkpoint
-    let leaves = situation.mirror.leaves
+    let leaves = situation.mirror.distinctLeaves
     let leafHashes = Set(leaves.map(\.hash))
+    let leafIDs = situation.mirror.leafIDs
     let winner = leaves[0]
-    var sides = situation.mirror.distinctLeaves.map(mirrorSide)
+    let live: StoredRow? = if case .live(let row) = situation.local { row } else { nil }
+    // The leaf holding the local row (if one does) is this device's side.
+    var sides = leaves.map { leaf in
+      ConflictSide(
+        origin: leaf.hash == live?.hash ? .local : .mirror, snapshot: leaf.snapshot,
+        author: leaf.author)
+    }
+    let isNewHere: Bool = if case .absent = situation.local { c == nil } else { false }
+    var kind = ConflictKind.concurrentVersions
+    if live != nil || isNewHere, leaves.allSatisfy({ !$0.snapshot.isTombstone }) {
+      var records = leaves.compactMap(\.snapshot.record)
+      var parents = leafIDs
+      var mergeSides = sides
+      if let live, !leafHashes.contains(live.hash), live.hash != c?.hash {
+        records.append(live.record)
+        parents.insert(VersionID(naming: live.hash))
+        mergeSides.insert(localSide(.record(live.record)), at: 0)
+      }
+      switch CounterMerge.merge(records) {
+      case .merged(let merged):
+        return mergeDecision(merged, sides: mergeSides, over: parents, local: live, checkpoint: c)
+      case .belowZero: kind = .belowZero
+      case .notMergeable: break
+      }
+    }
     var effects = [Effect]()
-    func unedited(_ hash: SnapshotHash) -> Bool { hash == c?.hash || leafHashes.contains(hash) }
-
     switch situation.local {
     case .live(let l):
-      if unedited(l.hash) {
-        if let record = winner.snapshot.record, winner.hash != l.hash {
-          effects.append(.writeLocal(record))
-        }
-        effects += checkpoint(Checkpoint(winner.snapshot), over: c)
-      } else {
-        sides.insert(localSide(.record(l.record)), at: 0)
-      }
+      if !leafHashes.contains(l.hash) { sides.insert(localSide(.record(l.record)), at: 0) }
     case .deleted(let lt):
       // A deletion here is never undone by a concurrent edit there: both are kept.
-      if !unedited(lt.hash) { sides.insert(localSide(.tombstone(lt)), at: 0) }
+      if lt.hash != c?.hash && !leafHashes.contains(lt.hash) {
+        sides.insert(localSide(.tombstone(lt)), at: 0)
+      }
     case .absent:
       if c == nil, let record = winner.snapshot.record {
         effects += [.writeLocal(record), .setCheckpoint(.record(winner.hash))]
@@ -177,7 +209,22 @@ public enum DecisionTable {
         sides.insert(ConflictSide(origin: .local, snapshot: nil), at: 0)
       }
     }
-    return Decision(.concurrentVersions, [.recordConflict(.concurrentVersions, sides)] + effects)
+    return Decision(.concurrentVersions, [.recordConflict(kind, sides)] + effects)
+  }
+
+  /// The sides merged: the merged version goes to the mirror over `parents` and to the local
+  /// store (unless the row already is it), C moves to it, open conflicts settle, and the sides
+  /// are kept in a `merged` record.
+  static func mergeDecision(
+    _ merged: Record, sides: [ConflictSide], over parents: Set<VersionID>, local: StoredRow?,
+    checkpoint c: Checkpoint?
+  ) -> Decision {
+    let hash = merged.snapshotHash
+    var effects: [Effect] = [.copyToMirror(.record(merged), parents: parents)]
+    if local?.hash != hash { effects.append(.writeLocal(merged)) }
+    effects += checkpoint(.record(hash), over: c)
+    effects += [.settleConflicts, .recordMerge(sides, result: hash)]
+    return Decision(.merged, effects)
   }
 
   /// `[.setCheckpoint(new)]`, or nothing when C is already `new`.

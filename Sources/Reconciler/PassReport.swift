@@ -13,6 +13,8 @@ public struct PassReport: Hashable, Sendable {
   public var copiedToMirror = 0
   /// Conflicts recorded for the first time in this pass.
   public var newConflicts: [ConflictID] = []
+  /// Records whose concurrent counter moves merged.
+  public var merged = 0
   /// Open conflicts settled because their sides came to agree.
   public var settledConflicts = 0
   /// Records with duplicate rows (left alone).
@@ -25,7 +27,7 @@ public struct PassReport: Hashable, Sendable {
 
   /// Whether the pass wrote anything.
   public var changedAnything: Bool {
-    appliedLocally + copiedToMirror + newConflicts.count + settledConflicts > 0
+    appliedLocally + copiedToMirror + newConflicts.count + settledConflicts + merged > 0
       || reboundCheckpoints
   }
 
@@ -39,6 +41,7 @@ public struct PassReport: Hashable, Sendable {
       "appliedLocally": .integer(Int64(appliedLocally)),
       "copiedToMirror": .integer(Int64(copiedToMirror)),
       "newConflicts": .array(newConflicts.map { .string($0.rawValue) }),
+      "merged": .integer(Int64(merged)),
       "settledConflicts": .integer(Int64(settledConflicts)),
       "duplicates": .integer(Int64(duplicates)),
       "reboundCheckpoints": .bool(reboundCheckpoints),

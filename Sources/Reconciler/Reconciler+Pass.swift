@@ -267,6 +267,13 @@ struct Plan {
             report.settledConflicts += 1
           }
           openByKey[key] = nil
+        case .recordMerge(let sides, let result):
+          var audit = SyncConflict(key: key, kind: .merged, sides: sides, noticedAt: now)
+          audit.state = .resolved
+          audit.resolution = ConflictResolution(
+            choice: "merged", at: now, by: device, result: result)
+          transaction.put(audit)  // once: after the merge, C and the mirror agree (row 1)
+          report.merged += 1
         case .recordDuplicate(let rows):
           report.duplicates += 1
           if diagnostics[key]?.rows != rows {

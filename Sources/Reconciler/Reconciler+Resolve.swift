@@ -47,7 +47,8 @@ extension Reconciler {
     guard unchanged else { throw ResolutionError.changedSince(conflict) }
     let chosen = try chosenSnapshot(choice, in: conflict, mirrorWinner: leaves.first)
     let now = clock()
-    let resolved = newVersion(of: chosen, at: now, localRow: rows.first?.record, leaves: leaves)
+    let resolved = newVersion(
+      of: chosen, at: now, localRow: rows.first?.record, leaves: leaves, conflict: conflict)
     let parents = Self.versions(replacing: seen, of: key, in: mirrored)
 
     let mark = mirror.file.mark
@@ -124,8 +125,10 @@ extension Reconciler {
       let mirrored = conflict.sides.filter { $0.origin == .mirror }.compactMap(\.snapshot)
       if mirrored.count == 1 { return mirrored[0] }
       if mirrored.isEmpty { throw .absentSide(conflict, "mirror") }
-      if let winner = mirrorWinner, mirrored.contains(winner.snapshot) { return winner.snapshot }
-      throw .ambiguous(conflict, "the mirror shows several versions; choose one by its hash")
+      let hashes = mirrored.map { "'\($0.hash.short)'" }.joined(separator: ", ")
+      throw .ambiguous(
+        conflict, "\(mirrored.count) sides come from the mirror (\(hashes)); choose one by its hash"
+      )
     case .version(let prefix):
       let matching = conflict.sides.compactMap(\.snapshot).filter { $0.hash.hex.hasPrefix(prefix) }
       let distinct = Set(matching)
@@ -140,13 +143,26 @@ extension Reconciler {
   /// The new version: the chosen record with `updatedAt` = now and this device's device-local
   /// fields, or a tombstone of whatever is live (for "deleted" or a chosen deletion).
   private func newVersion(
-    of chosen: Snapshot?, at now: Timestamp, localRow: Record?, leaves: [MirrorVersion]
+    of chosen: Snapshot?, at now: Timestamp, localRow: Record?, leaves: [MirrorVersion],
+    conflict: SyncConflict
   ) -> Snapshot {
     if case .record(var record)? = chosen {
-      if let field = record.schema.fields.first(where: { $0.name == "updatedAt" }),
-        field.type == .date
-      {
-        try? record.set("updatedAt", to: .date(now))
+      let schema = record.schema
+      if let index = schema.changeTimeIndex {
+        try? record.set(schema.fields[index].name, to: .date(now))
+      }
+      // Keeping a live side starts a new epoch of every counter, at the side's value: keeping
+      // the old epoch would let a concurrent branch of a discarded side merge with the
+      // resolution and silently undo the choice (DESIGN, F2 of the model).
+      for index in schema.counterIndices {
+        guard case .counter(let counter) = record.values[index], let value = counter.value else {
+          continue
+        }
+        let epoch = CounterEpoch.derived(from: [
+          "resolution", conflict.id.rawValue, local.deviceID.rawValue,
+          String(now.secondsSince1970.bitPattern), schema.fields[index].name,
+        ])
+        try? record.set(schema.fields[index].name, to: .counter(.recount(to: value, epoch: epoch)))
       }
       return .record(record.copied(keepingDeviceLocalFieldsOf: localRow))
     }

@@ -49,7 +49,8 @@ extension DeviceFolder {
     }
   }
 
-  /// Records that `count` units of an item were used.
+  /// Records that `count` units of an item were used: a move, which merges with moves made
+  /// on other devices at the same time (this device's tally of used units grows by `count`).
   ///
   /// - Returns: The item after the change.
   /// - Throws: ``StashError`` when `count` is not positive or more than is left (the message
@@ -59,17 +60,18 @@ extension DeviceFolder {
     guard count > 0 else {
       throw .refused("Consume a positive number of units, not '\(count)'")
     }
+    let device = try writableStore().deviceID
     return try editItem(text, action: "consuming \(count)") { item throws(StashError) in
-      guard count <= item.quantity else {
+      guard count <= item.quantity, let moved = item.stock.removing(count, by: device) else {
         let unit = item.unit.isEmpty ? "" : " \(item.unit)"
         throw .refused(
           "Cannot consume \(count) of '\(item.name)': only \(item.quantity)\(unit) left")
       }
-      item.quantity -= count
+      item.stock = moved
     }
   }
 
-  /// Records that `count` units of an item were added.
+  /// Records that `count` units of an item were added: a move, like ``consume(_:count:)``.
   ///
   /// - Throws: ``StashError`` when `count` is not positive or the total would be absurd.
   @discardableResult
@@ -77,14 +79,33 @@ extension DeviceFolder {
     guard count > 0 else {
       throw .refused("Restock a positive number of units, not '\(count)'")
     }
+    let device = try writableStore().deviceID
     return try editItem(text, action: "restocking \(count)") { item throws(StashError) in
-      guard count <= Limits.maximumQuantity - item.quantity else {
+      let room = Limits.maximumQuantity.subtractingReportingOverflow(item.quantity)
+      guard !room.overflow, count <= room.partialValue,
+        let moved = item.stock.adding(count, by: device)
+      else {
         throw .refused(
           "Restocking \(count) would put '\(item.name)' over \(Limits.maximumQuantity) units")
       }
-      item.quantity += count
+      item.stock = moved
     }
   }
+
+  /// Sets an item's quantity: a recount ("there are N now"), which starts a new epoch of its
+  /// stock. A move made elsewhere at the same time cannot be ordered against it, so it never
+  /// merges with one: the two are kept as a conflict.
+  ///
+  /// - Returns: The item after the change.
+  @discardableResult
+  public func recount(_ text: String, to quantity: Int64) throws(StashError) -> Item {
+    try editItem(text, action: "the recount") { item throws(StashError) in
+      item.stock = .recount(to: quantity, epoch: self.newEpoch())
+    }
+  }
+
+  /// A new counter epoch, from the folder's source of identifiers (repeatable in tests).
+  public func newEpoch() -> CounterEpoch { CounterEpoch(newIdentifier()) }
 
   /// Changes an item: `change` edits the freshest copy; `updatedAt` becomes now.
   ///

@@ -88,7 +88,7 @@ private func tube(_ quantity: Int64) -> Record {
       let mirror = try MirrorStore.open(
         folder: folder.path, schemas: InventorySchemas.registry,
         lock: FolderLock(folder: folder.path))
-      #expect(mirror.file.header.version == 2)
+      #expect(mirror.file.header.version == MirrorContent.version)
       let kept = try Data(contentsOf: URL(fileURLWithPath: path + ".format-1"))
       #expect([UInt8](kept) == original, "the format-1 file is kept as it was")
       let content = mirror.content

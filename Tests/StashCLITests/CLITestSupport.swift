@@ -134,6 +134,17 @@ func withCLI<T>(_ body: (CLI) throws -> T) throws -> T {
   try withTemporaryFolder { folder in try body(CLI(folder: folder)) }
 }
 
+/// The value of a counter as a store writes it: a plain integer, or `base + Σp − Σn`.
+func counterValue(_ json: JSONValue) -> Int64? {
+  if let plain = json.integer { return plain }
+  guard let base = json["base"]?.integer, case .object(let p)? = json["p"],
+    case .object(let n)? = json["n"]
+  else { return nil }
+  let added = p.compactMap { $0.value.integer }.reduce(0, +)
+  let removed = n.compactMap { $0.value.integer }.reduce(0, +)
+  return base + added - removed
+}
+
 extension JSONValue {
   /// The member `key` of an object, or `nil`.
   subscript(key: String) -> JSONValue? {

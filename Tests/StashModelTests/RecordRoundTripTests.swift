@@ -30,7 +30,25 @@ import Testing
       return .blob(BlobRef(of: random.bytes(Int.random(in: 0...64, using: &random))))
     case .reference:
       return .reference(RecordID.random(using: &random))
+    case .counter:
+      return .counter(randomCounter(&random))
     }
+  }
+
+  /// A counter: often the plain first epoch, else an epoch with a few devices' tallies.
+  static func randomCounter(_ random: inout SeededRandom) -> Counter {
+    let base = Int64.random(in: -5...1_000_000, using: &random)
+    guard Bool.random(using: &random) else { return Counter(base: base) }
+    func tallies() -> [DeviceID: Int64] {
+      var found = [DeviceID: Int64]()
+      for _ in 0..<Int.random(in: 0...3, using: &random) {
+        found[DeviceID(RecordID.random(using: &random).rawValue)!] = Int64.random(
+          in: 1...(1 << 40), using: &random)
+      }
+      return found
+    }
+    let epoch = Bool.random(using: &random) ? CounterEpoch(RecordID.random(using: &random)) : nil
+    return Counter(base: base, epoch: epoch, increments: tallies(), decrements: tallies())
   }
 
   static func randomDouble(_ random: inout SeededRandom) -> Double {

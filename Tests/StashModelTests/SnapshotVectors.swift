@@ -20,6 +20,27 @@ enum SnapshotVectors {
       FieldSpec("local", .optional(.string), deviceLocal: true),
     ])
 
+  /// A schema with a counter, for the counter vectors.
+  static let counted = try! Schema(
+    model: "counted",
+    fields: [
+      FieldSpec("name", .string), FieldSpec("stock", .counter),
+      FieldSpec("spare", .optional(.counter)), FieldSpec("updatedAt", .date),
+    ], changeTime: "updatedAt")
+
+  static let deviceA = DeviceID("00000000-0000-4000-8000-0000000000a1")!
+  static let deviceB = DeviceID("00000000-0000-4000-8000-0000000000b1")!
+  static let epoch = CounterEpoch("0e9c2a1b-7d3f-4c5e-9a8b-6f4e3d2c1b0a")!
+
+  static func counted(_ stock: Counter, spare: Counter? = nil) -> Record {
+    try! Record(
+      schema: counted, id: id,
+      values: [
+        .string("Koleston 7/1"), .counter(stock), spare.map(FieldValue.counter) ?? .none,
+        .date(Timestamp(secondsSince1970: 1_764_441_600)!),
+      ])
+  }
+
   static let id = RecordID("3f2b8c1e-9d4a-4b7e-8c2f-1a2b3c4d5e6f")!
   static let other = RecordID("00000000-0000-4000-8000-00000000beef")!
   static let photo = BlobRef(of: Array("not really a photo".utf8))
@@ -92,6 +113,23 @@ enum SnapshotVectors {
         ).record)
     ),
     (
+      "counter: first epoch, no moves (hashed as the plain integer)",
+      .record(counted(Counter(base: 5)))
+    ),
+    (
+      "counter: moves in the first epoch",
+      .record(counted(Counter(base: 5, increments: [deviceB: 2], decrements: [deviceA: 1])))
+    ),
+    ("counter: a recount, no moves", .record(counted(.recount(to: 7, epoch: epoch)))),
+    (
+      "counter: moves after a recount, optional counter present",
+      .record(
+        counted(
+          Counter(
+            base: 7, epoch: epoch, increments: [deviceA: 3], decrements: [deviceB: 2, deviceA: 1]),
+          spare: Counter(base: 0)))
+    ),
+    (
       "tombstone",
       .tombstone(
         Tombstone(
@@ -103,6 +141,7 @@ enum SnapshotVectors {
   static var registry: SchemaRegistry {
     var registry = InventorySchemas.registry
     try! registry.register(everyType)
+    try! registry.register(counted)
     return registry
   }
 }

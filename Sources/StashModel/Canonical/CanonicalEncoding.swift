@@ -8,7 +8,11 @@
 /// tombstone = 0x01 'T' str(model) str(recordID) f64(deletedAt) digest(deletedHash)
 /// str(s)    = u32(byte count of s in UTF-8) bytes
 /// value     = 's' str | 'i' i64 | 'd' f64 | 't' f64 | 'b' u8 | 'h' digest u64(size)
-///           | 'r' str(recordID)
+///           | 'r' str(recordID) | counter
+/// counter   = 'i' i64(base)                            (first epoch, no moves: a plain integer)
+///           | 'c' epoch i64(base) tallies(increments) tallies(decrements)
+/// epoch     = 0x00 (the first epoch) | 0x01 str(epoch id)
+/// tallies   = u32(n) { str(deviceID) i64(units) }×n, by device id ascending
 /// optional  = 0x00 (absent) | 0x01 value
 /// ```
 /// Only fields that are not device-local are encoded, in schema order; `n` counts them.
@@ -91,9 +95,36 @@ public enum CanonicalEncoding {
     case .reference(let id):
       out.append(UInt8(ascii: "r"))
       appendString(id.rawValue, to: &out)
+    case .counter(let counter):
+      appendCounter(counter, to: &out)
     case .none:
       // Records are validated against their schema, so `.none` only occurs in optionals.
       preconditionFailure("A non-optional field holds no value")
+    }
+  }
+
+  /// A counter with no epoch id and no moves is byte for byte the plain integer it replaces,
+  /// so hashes written before counters existed stay valid.
+  private static func appendCounter(_ counter: Counter, to out: inout [UInt8]) {
+    guard !counter.isPlain else {
+      out.append(UInt8(ascii: "i"))
+      appendUInt64(UInt64(bitPattern: counter.base), to: &out)
+      return
+    }
+    out.append(UInt8(ascii: "c"))
+    if let epoch = counter.epoch {
+      out.append(0x01)
+      appendString(epoch.rawValue, to: &out)
+    } else {
+      out.append(0x00)
+    }
+    appendUInt64(UInt64(bitPattern: counter.base), to: &out)
+    for tallies in [counter.increments, counter.decrements] {
+      appendUInt32(UInt32(clamping: tallies.count), to: &out)
+      for (device, units) in tallies.sorted(by: { $0.key < $1.key }) {
+        appendString(device.rawValue, to: &out)
+        appendUInt64(UInt64(bitPattern: units), to: &out)
+      }
     }
   }
 

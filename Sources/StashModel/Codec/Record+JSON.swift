@@ -66,6 +66,7 @@ extension FieldValue {
     case .blob(let blob):
       .object(["sha256": .string(blob.digest.hex), "size": .integer(blob.size)])
     case .reference(let id): .string(id.rawValue)
+    case .counter(let counter): counter.json
     case .none: .null
     }
   }
@@ -103,6 +104,8 @@ extension FieldValue {
     case (.reference, .string(let text)):
       guard let id = RecordID(text) else { throw refuse() }
       self = .reference(id)
+    case (.counter, _):
+      self = .counter(try Counter(json: json, field: field))
     default:
       throw refuse()
     }
@@ -117,6 +120,70 @@ extension JSONValue {
     case .double(let number): number.isFinite ? number : nil
     case .integer(let number): abs(number) <= (1 << 53) ? Double(number) : nil
     default: nil
+    }
+  }
+}
+
+extension Counter {
+  /// The JSON form: a plain integer for a first epoch without moves (exactly what a quantity
+  /// was before counters), else
+  /// `{"epoch": id or null, "base": n, "p": {device: units}, "n": {device: units}}` with the
+  /// devices in ascending order.
+  public var json: JSONValue {
+    guard !isPlain else { return .integer(base) }
+    func tallies(_ values: [DeviceID: Int64]) -> JSONValue {
+      .object(
+        JSONObject(values.sorted { $0.key < $1.key }.map { ($0.key.rawValue, .integer($0.value)) }))
+    }
+    return .object([
+      "epoch": epoch.map { .string($0.rawValue) } ?? .null, "base": .integer(base),
+      "p": tallies(increments), "n": tallies(decrements),
+    ])
+  }
+
+  /// Reads a counter: a plain integer, or the object written by ``json``.
+  ///
+  /// - Throws: ``ModelError`` naming the field when the shape is wrong, a device id is not a
+  ///   lowercase UUID, or a tally is not a positive integer.
+  public init(json: JSONValue, field: String) throws(ModelError) {
+    if case .integer(let plain) = json {
+      self.init(base: plain)
+      return
+    }
+    func refuse(_ why: String) -> ModelError {
+      ModelError("Field '\(field)' takes a counter: \(why)")
+    }
+    guard case .object(let object) = json, object.count == 4,
+      case .integer(let base)? = object["base"]
+    else { throw refuse("an integer, or an object with 'epoch', 'base', 'p' and 'n'") }
+    var epoch: CounterEpoch?
+    switch object["epoch"] {
+    case .null?: epoch = nil
+    case .string(let text)?:
+      guard let parsed = CounterEpoch(text) else { throw refuse("'epoch' must be a UUID") }
+      epoch = parsed
+    default: throw refuse("'epoch' must be a UUID or null")
+    }
+    func tallies(_ name: String) throws(ModelError) -> [DeviceID: Int64] {
+      guard case .object(let members)? = object[name] else {
+        throw refuse("'\(name)' must be an object")
+      }
+      var found = [DeviceID: Int64]()
+      for (key, value) in members {
+        guard let device = DeviceID(key) else {
+          throw refuse("'\(key)' in '\(name)' is not a device id")
+        }
+        guard case .integer(let units) = value, units > 0, found[device] == nil else {
+          throw refuse("'\(name)' of '\(key)' must be a positive integer, given once")
+        }
+        found[device] = units
+      }
+      return found
+    }
+    self.init(
+      base: base, epoch: epoch, increments: try tallies("p"), decrements: try tallies("n"))
+    guard !isPlain else {
+      throw refuse("a first epoch without moves is written as a plain integer")
     }
   }
 }

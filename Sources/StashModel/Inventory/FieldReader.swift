@@ -38,6 +38,11 @@ struct FieldReader {
     return number
   }
 
+  mutating func counter() -> Counter {
+    guard case .counter(let counter) = next() else { preconditionFailure("expected a counter") }
+    return counter
+  }
+
   mutating func optionalInteger() -> Int64? {
     switch next() {
     case .integer(let number): number

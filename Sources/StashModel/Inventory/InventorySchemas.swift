@@ -9,7 +9,7 @@ public enum InventorySchemas {
     fields: [
       FieldSpec("name", .string),
       FieldSpec("brand", .optional(.string)),
-      FieldSpec("quantity", .integer),
+      FieldSpec("quantity", .counter),
       FieldSpec("unit", .string),
       FieldSpec("notes", .string),
       FieldSpec("photo", .optional(.blob)),
@@ -18,7 +18,8 @@ public enum InventorySchemas {
       FieldSpec("barcode", .optional(.string)),
       FieldSpec("createdAt", .date),
       FieldSpec("updatedAt", .date),
-    ], validate: { (record) throws(ModelError) in try Item(record: record).validate() })
+    ], changeTime: "updatedAt",
+    validate: { (record) throws(ModelError) in try Item(record: record).validate() })
 
   /// `location`: a saved place, optionally with coordinates for reminders.
   public static let location: Schema = try! Schema(
@@ -31,7 +32,8 @@ public enum InventorySchemas {
       FieldSpec("notes", .string),
       FieldSpec("createdAt", .date),
       FieldSpec("updatedAt", .date),
-    ], validate: { (record) throws(ModelError) in try Location(record: record).validate() })
+    ], changeTime: "updatedAt",
+    validate: { (record) throws(ModelError) in try Location(record: record).validate() })
 
   /// `reminder`: a message shown on arriving at or leaving a location.
   ///
@@ -48,7 +50,8 @@ public enum InventorySchemas {
       FieldSpec("notificationIdentifier", .optional(.string), deviceLocal: true),
       FieldSpec("createdAt", .date),
       FieldSpec("updatedAt", .date),
-    ], validate: { (record) throws(ModelError) in try Reminder(record: record).validate() })
+    ], changeTime: "updatedAt",
+    validate: { (record) throws(ModelError) in try Reminder(record: record).validate() })
 
   /// A registry with the three inventory schemas.
   public static var registry: SchemaRegistry {

@@ -3,8 +3,15 @@ public struct Item: Hashable, Sendable {
   public var id: RecordID
   public var name: String
   public var brand: String?
-  /// Whole units on hand, 0 through ``Limits/maximumQuantity``.
-  public var quantity: Int64
+  /// The units on hand as a counter: moves (consume, restock) on several devices merge.
+  public var stock: Counter
+  /// Whole units on hand, 0 through ``Limits/maximumQuantity``: the stock's value.
+  ///
+  /// Setting it is a recount ("there are N now"): a new epoch that no concurrent move shares.
+  public var quantity: Int64 {
+    get { stock.value ?? 0 }
+    set { stock = .recount(to: newValue, epoch: .make()) }
+  }
   /// What one unit is ("tube", "bottle"); may be empty.
   public var unit: String
   public var notes: String
@@ -17,17 +24,30 @@ public struct Item: Hashable, Sendable {
   public var createdAt: Timestamp
   public var updatedAt: Timestamp
 
-  /// A new item with a fresh id, created and updated at `time`.
+  /// A new item with a fresh id, created and updated at `time`; its stock starts the record's
+  /// first epoch at `quantity`.
   public init(
     id: RecordID = .make(), name: String, brand: String? = nil, quantity: Int64 = 0,
     unit: String = "", notes: String = "", photo: BlobRef? = nil, locationID: RecordID? = nil,
     lowStockThreshold: Int64? = nil, barcode: String? = nil, createdAt: Timestamp,
     updatedAt: Timestamp? = nil
   ) {
+    self.init(
+      id: id, name: name, brand: brand, stock: Counter(base: quantity), unit: unit, notes: notes,
+      photo: photo, locationID: locationID, lowStockThreshold: lowStockThreshold,
+      barcode: barcode, createdAt: createdAt, updatedAt: updatedAt)
+  }
+
+  /// An item with its stock counter given as it is.
+  public init(
+    id: RecordID, name: String, brand: String?, stock: Counter, unit: String, notes: String,
+    photo: BlobRef?, locationID: RecordID?, lowStockThreshold: Int64?, barcode: String?,
+    createdAt: Timestamp, updatedAt: Timestamp?
+  ) {
     self.id = id
     self.name = name
     self.brand = brand
-    self.quantity = quantity
+    self.stock = stock
     self.unit = unit
     self.notes = notes
     self.photo = photo
@@ -51,7 +71,7 @@ public struct Item: Hashable, Sendable {
   public func validate() throws(ModelError) {
     try Validate.name(name, of: "item")
     if let brand { try Validate.shortText(brand, field: "brand", of: "item") }
-    try Validate.quantity(quantity, field: "quantity", of: "item")
+    try Validate.counter(stock, field: "quantity", of: "item")
     try Validate.shortText(unit, field: "unit", of: "item")
     try Validate.longText(notes, field: "notes", of: "item")
     if let lowStockThreshold {
@@ -73,7 +93,7 @@ extension Item {
     var fields = FieldReader(record)
     self.init(
       id: record.id, name: fields.string(), brand: fields.optionalString(),
-      quantity: fields.integer(), unit: fields.string(), notes: fields.string(),
+      stock: fields.counter(), unit: fields.string(), notes: fields.string(),
       photo: fields.optionalBlob(), locationID: fields.optionalReference(),
       lowStockThreshold: fields.optionalInteger(), barcode: fields.optionalString(),
       createdAt: fields.date(), updatedAt: fields.date())
@@ -84,7 +104,7 @@ extension Item {
     try! Record(
       schema: InventorySchemas.item, id: id,
       values: [
-        .string(name), .optional(brand, FieldValue.string), .integer(quantity), .string(unit),
+        .string(name), .optional(brand, FieldValue.string), .counter(stock), .string(unit),
         .string(notes), .optional(photo, FieldValue.blob),
         .optional(locationID, FieldValue.reference),
         .optional(lowStockThreshold, FieldValue.integer), .optional(barcode, FieldValue.string),

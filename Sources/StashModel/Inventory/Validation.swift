@@ -62,6 +62,26 @@ enum Validate {
     }
   }
 
+  /// The most devices one counter may hold tallies of.
+  static let maximumCounterDevices = 1_000
+
+  /// A counter: its base and its value 0 through `Limits.maximumQuantity`, each tally 1
+  /// through 2^53, at most ``maximumCounterDevices`` devices.
+  static func counter(_ counter: Counter, field: String, of what: String) throws(ModelError) {
+    try quantity(counter.base, field: "\(field) counted", of: what)
+    guard counter.increments.count + counter.decrements.count <= 2 * maximumCounterDevices,
+      (Array(counter.increments.values) + Array(counter.decrements.values)).allSatisfy({
+        $0 <= 1 << 53
+      })
+    else {
+      throw ModelError("The \(what) \(field) holds tallies out of range; check the number")
+    }
+    guard let value = counter.value else {
+      throw ModelError("The \(what) \(field) overflows; check the number")
+    }
+    try quantity(value, field: field, of: what)
+  }
+
   /// A finite number within a closed range.
   static func number(
     _ value: Double, in range: ClosedRange<Double>, field: String, of what: String

@@ -7,6 +7,8 @@ public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
   case string
   /// A signed 64-bit integer.
   case integer
+  /// A ``Counter``: a count whose moves on several devices merge (an item's stock).
+  case counter
   /// A finite `Double`, hashed as its bit pattern.
   case double
   /// A ``Timestamp``, hashed as the bit pattern of its seconds since 1970.
@@ -24,6 +26,7 @@ public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .string: "string"
     case .integer: "integer"
+    case .counter: "counter"
     case .double: "double"
     case .date: "date"
     case .bool: "bool"
@@ -33,12 +36,22 @@ public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// Whether this is a counter (or an optional one).
+  public var isCounter: Bool {
+    switch self {
+    case .counter: true
+    case .optional(let wrapped): wrapped.isCounter
+    default: false
+    }
+  }
+
   /// Whether `value` is a valid value of this type.
   public func accepts(_ value: FieldValue) -> Bool {
     switch (self, value) {
     case (.optional, .none): true
     case (.optional(let wrapped), _): wrapped.accepts(value)
     case (.string, .string), (.integer, .integer), (.bool, .bool), (.blob, .blob),
+      (.counter, .counter),
       (.reference, .reference):
       true
     case (.double, .double(let number)): number.isFinite
@@ -55,6 +68,8 @@ public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
 public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
   case string(String)
   case integer(Int64)
+  /// Kept out of line, like a blob: a counter holds two small dictionaries.
+  indirect case counter(Counter)
   case double(Double)
   case date(Timestamp)
   case bool(Bool)
@@ -68,6 +83,7 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
     switch (lhs, rhs) {
     case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
     case (.integer(let a), .integer(let b)): a == b
+    case (.counter(let a), .counter(let b)): a == b
     case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
     case (.date(let a), .date(let b)): a == b
     case (.bool(let a), .bool(let b)): a == b
@@ -101,6 +117,9 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
     case .reference(let id):
       hasher.combine(6)
       hasher.combine(id)
+    case .counter(let counter):
+      hasher.combine(8)
+      hasher.combine(counter)
     case .none: hasher.combine(7)
     }
   }
@@ -109,6 +128,7 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .string(let text): "\"\(text)\""
     case .integer(let number): "\(number)"
+    case .counter(let counter): "counter(\(counter))"
     case .double(let number): "\(number)"
     case .date(let time): "date(\(time))"
     case .bool(let flag): "\(flag)"

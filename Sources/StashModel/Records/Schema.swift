@@ -32,6 +32,10 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   public let fields: [FieldSpec]
   private let indexByName: [String: Int]
   private let validator: Validator?
+  /// The position of the field that records when a record last changed, if the schema has
+  /// one: concurrent versions that differ only there (and in counters) merge, taking the
+  /// latest.
+  public let changeTimeIndex: Int?
 
   /// Describes a model.
   ///
@@ -39,11 +43,13 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   ///   - model: A non-empty name.
   ///   - fields: Distinct names; device-local fields must be optional, since the receiving
   ///     side of a copy starts them empty.
+  ///   - changeTime: The name of a date field that records when a record last changed
+  ///     (`updatedAt`): versions that differ only in it and in their counters merge.
   ///   - validate: The model's own checks of a record (see ``validate(_:)``); not part of the
   ///     schema's identity.
   /// - Throws: ``ModelError`` when the description breaks those rules.
   public init(
-    model: String, fields: [FieldSpec], validate: Validator? = nil
+    model: String, fields: [FieldSpec], changeTime: String? = nil, validate: Validator? = nil
   ) throws(ModelError) {
     guard !model.isEmpty else { throw ModelError("A schema needs a model name") }
     var index = [String: Int]()
@@ -56,10 +62,24 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
         throw ModelError("Device-local field '\(field.name)' of '\(model)' must be optional")
       }
     }
+    if let changeTime {
+      guard let position = index[changeTime], fields[position].type == .date else {
+        throw ModelError("The change time of '\(model)' must name one of its date fields")
+      }
+    }
+    for field in fields where field.isDeviceLocal && field.type.isCounter {
+      throw ModelError("Counter '\(field.name)' of '\(model)' cannot be device-local")
+    }
     self.model = model
     self.fields = fields
     self.indexByName = index
     self.validator = validate
+    self.changeTimeIndex = changeTime.flatMap { index[$0] }
+  }
+
+  /// The positions of the counter fields.
+  public var counterIndices: [Int] {
+    fields.indices.filter { fields[$0].type.isCounter }
   }
 
   /// The position of a field, or `nil` when the schema has no such field.

@@ -97,6 +97,12 @@ public enum ConflictKind: String, Hashable, Sendable, CaseIterable {
   case editedHereDeletedThere = "edited-here-deleted-there"
   /// The mirror holds several concurrent versions from different devices.
   case concurrentVersions = "concurrent-versions"
+  /// Concurrent moves of a counter would merge, but the merged count would go below zero
+  /// (more was used than there was): the person decides, seeing every side and the figure.
+  case belowZero = "below-zero"
+  /// Not a disagreement: concurrent moves merged. Kept, resolved, with every side, for history
+  /// and audit.
+  case merged = "merged"
 }
 
 /// Whether a conflict still needs a decision.

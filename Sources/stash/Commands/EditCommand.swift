@@ -32,8 +32,13 @@ enum EditCommand: StashHandler {
     } else if arguments.flag("no-location") {
       location = .some(nil)
     }
+    // A new quantity is a recount: one new epoch, the same in the preview and the save.
+    let recount = arguments.integer("quantity").map {
+      Counter.recount(to: $0, epoch: device.newEpoch())
+    }
     let change = { (item: inout Item) in
       apply(arguments, to: &item)
+      if let recount { item.stock = recount }
       if let location { item.locationID = location }
     }
     var preview = current
@@ -57,7 +62,6 @@ enum EditCommand: StashHandler {
   private static func apply(_ arguments: ParsedArguments, to item: inout Item) {
     if let name = arguments.string("name") { item.name = name }
     if let brand = arguments.string("brand") { item.brand = brand.isEmpty ? nil : brand }
-    if let quantity = arguments.integer("quantity") { item.quantity = quantity }
     if let unit = arguments.string("unit") { item.unit = unit }
     if let notes = arguments.string("notes") { item.notes = notes }
     if let barcode = arguments.string("barcode") {

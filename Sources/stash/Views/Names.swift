@@ -55,9 +55,11 @@ enum RecordJSON {
     ]
   }
 
-  /// An item, with `location` (`null` or `{"id", "name", "missing"}`) and `lowOnStock`.
+  /// An item, with `quantity` (the stock's value: `fields.quantity` is the counter as stored),
+  /// `location` (`null` or `{"id", "name", "missing"}`) and `lowOnStock`.
   static func item(_ item: Item, names: Names, stored: StoredRecord? = nil) -> JSONValue {
     var object = Self.object(stored?.record ?? item.record, hash: stored?.hash)
+    object.append("quantity", .integer(item.quantity))
     object.append("location", Names.json(item.locationID, in: names.locations))
     object.append("lowOnStock", .bool(item.isLowOnStock))
     return .object(object)

@@ -67,6 +67,13 @@ final class CaseBuilder {
       createdAt: Fixed.created, updatedAt: Fixed.time(minutes))
   }
 
+  /// An item with a fixed id whose stock is `stock` (moves, or a recount).
+  func item(_ number: Int, stock: Counter, minutes: Double) -> Item {
+    var item = self.item(number, minutes: minutes)
+    item.stock = stock
+    return item
+  }
+
   /// A local row.
   func local(_ record: Record) throws {
     try local.update("fixture") { _, transaction in try transaction.insert(record) }
@@ -119,6 +126,27 @@ final class CaseBuilder {
         snapshot: snapshot, parents: ids,
         generation: content.nextGeneration(after: ids, of: snapshot.key), author: author,
         authoredAt: Fixed.time(minutes))
+      transaction.merge(version)
+      return version
+    }
+  }
+
+  /// The id of the (one) mirror version holding `record`.
+  func versionID(of record: Record) throws -> VersionID {
+    guard
+      let version = mirror.content.versions(withSnapshot: record.snapshotHash, of: record.key).first
+    else { throw ModelError("No mirror version holds \(record)") }
+    return version.id
+  }
+
+  /// A version from the other device over the given parent ids (which may not be here).
+  @discardableResult
+  func mirror(_ snapshot: Snapshot, over parents: Set<VersionID>) throws -> MirrorVersion {
+    try mirror.update { content, transaction in
+      let version = MirrorVersion(
+        snapshot: snapshot, parents: parents,
+        generation: content.nextGeneration(after: parents, of: snapshot.key) + 1,
+        author: Fixed.otherDevice, authoredAt: Fixed.time(30))
       transaction.merge(version)
       return version
     }

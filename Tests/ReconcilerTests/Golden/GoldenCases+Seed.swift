@@ -151,5 +151,7 @@ extension GoldenCase {
   ]
 
   /// Every case, in folder order.
-  static let all: [GoldenCase] = (tableRows + seedBehaviours).sorted { $0.name < $1.name }
+  static let all: [GoldenCase] = (tableRows + seedBehaviours + counters).sorted {
+    $0.name < $1.name
+  }
 }

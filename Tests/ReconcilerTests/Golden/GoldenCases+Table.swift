@@ -156,9 +156,11 @@ extension GoldenCase {
     },
     GoldenCase(
       name: "leaves-concurrent-versions",
-      about: "Two devices edited the agreed version concurrently: the mirror shows two leaves. "
-        + "One conflict holds every leaf; the local row had no edit of its own, so the mirror's "
-        + "deterministic winner (higher generation, then larger hash) is adopted locally."
+      about: "Two devices recounted the agreed version concurrently (4 and 3: different epochs, "
+        + "so they do not merge): the mirror shows two leaves. One conflict holds every leaf "
+        + "and the local row. The local row had no edit of its own, yet it is not replaced by "
+        + "the mirror's winner while the conflict is open (adopting a winner that does not "
+        + "descend from this device's own state can swallow one of its moves later)."
     ) { b in
       let agreed = b.item(1)
       try b.agreed(agreed.record)

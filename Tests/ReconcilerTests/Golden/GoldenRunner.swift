@@ -154,7 +154,7 @@ struct GoldenRunner {
       if case .string(let name)? = stored.record[field: "name"] {
         object.append("name", .string(name))
       }
-      if case .integer(let quantity)? = stored.record[field: "quantity"] {
+      if case .counter(let stock)? = stored.record[field: "quantity"], let quantity = stock.value {
         object.append("quantity", .integer(quantity))
       }
       object.append("hash", short(stored.hash))
