@@ -9,6 +9,9 @@ public import StashModel
 /// in every counter, and the latest change time, so every device that merges the same sides
 /// computes the same snapshot and hash. There is no field-by-field merge of anything else.
 public enum CounterMerge {
+  /// A way of merging sides: ``merge(_:)``, or a deliberately weakened one in tests.
+  public typealias Strategy = @Sendable ([Record]) -> Outcome
+
   /// What merging some sides gives.
   public enum Outcome: Hashable, Sendable {
     /// The sides merge into this record.
@@ -22,6 +25,7 @@ public enum CounterMerge {
   }
 
   /// Merges `sides` (two or more live records of one key).
+  @Sendable
   public static func merge(_ sides: [Record]) -> Outcome {
     guard sides.count >= 2, let first = sides.first else { return .notMergeable }
     let schema = first.schema

@@ -1,6 +1,6 @@
 import LocalStore
 import MirrorStore
-import StashModel
+public import StashModel
 
 /// DESIGN.md's decision table as code: a pure function of one record's situation.
 ///
@@ -14,15 +14,20 @@ import StashModel
 public enum DecisionTable {
   /// Decides what to do with one record.
   ///
-  /// - Parameter situation: Both sides and the checkpoint.
+  /// - Parameters:
+  ///   - situation: Both sides and the checkpoint.
+  ///   - merge: How concurrent live sides merge (``CounterMerge/merge(_:)``; tests pass a
+  ///     weakened one to show that the random histories catch it).
   /// - Returns: The table row and its effects.
-  public static func decide(_ situation: KeySituation) -> Decision {
+  public static func decide(
+    _ situation: KeySituation, merge: CounterMerge.Strategy = CounterMerge.merge
+  ) -> Decision {
     let c = situation.checkpoint
     // Row 0: two rows with one id: note it, touch nothing.
     if situation.localRows.count > 1 {
       return Decision(.duplicate, [.recordDuplicate(rows: situation.localRows.count)])
     }
-    if situation.mirror.isConcurrent { return concurrent(situation) }
+    if situation.mirror.isConcurrent { return concurrent(situation, merge: merge) }
 
     switch (situation.local, situation.mirrorRow) {
     case (.live(let l), .live(let m, let version)):
@@ -42,7 +47,7 @@ public enum DecisionTable {
       }
       // 4: both changed (C or ∅): their counters may merge; otherwise keep both.
       let sides = [localSide(.record(l.record)), mirrorSide(version)]
-      switch CounterMerge.merge([l.record, m]) {
+      switch merge([l.record, m]) {
       case .merged(let merged):
         return mergeDecision(
           merged, sides: sides, over: situation.mirror.leafIDs.union([VersionID(naming: l.hash)]),
@@ -162,7 +167,7 @@ public enum DecisionTable {
   /// adopting a winner that does not descend from this device's own last state lowers its own
   /// counter tallies, and a later merge then swallows one of its moves (DESIGN, F1 of the
   /// model). Only a record new here (no row, no tombstone, no checkpoint) takes the winner.
-  static func concurrent(_ situation: KeySituation) -> Decision {
+  static func concurrent(_ situation: KeySituation, merge: CounterMerge.Strategy) -> Decision {
     let c = situation.checkpoint
     let leaves = situation.mirror.distinctLeaves
     let leafHashes = Set(leaves.map(\.hash))
@@ -186,7 +191,7 @@ public enum DecisionTable {
         parents.insert(VersionID(naming: live.hash))
         mergeSides.insert(localSide(.record(live.record)), at: 0)
       }
-      switch CounterMerge.merge(records) {
+      switch merge(records) {
       case .merged(let merged):
         return mergeDecision(merged, sides: mergeSides, over: parents, local: live, checkpoint: c)
       case .belowZero: kind = .belowZero

@@ -21,15 +21,19 @@ public struct Reconciler: Sendable {
   public let mirror: MirrorStore
   /// The clock for conflict and version times.
   public let clock: @Sendable () -> Timestamp
+  /// How concurrent live sides merge (DESIGN's counter rule, unless a test weakens it).
+  public let merge: CounterMerge.Strategy
 
   /// A reconciler for the two stores of one device folder (they must share one lock).
   public init(
-    local: LocalStore, mirror: MirrorStore, clock: @escaping @Sendable () -> Timestamp
+    local: LocalStore, mirror: MirrorStore, clock: @escaping @Sendable () -> Timestamp,
+    merge: @escaping CounterMerge.Strategy = CounterMerge.merge
   ) {
     precondition(local.lock === mirror.file.lock, "both stores must share the folder's lock")
     self.local = local
     self.mirror = mirror
     self.clock = clock
+    self.merge = merge
   }
 
   /// Runs one pass over `keys`, or over every record both stores know.
@@ -46,7 +50,7 @@ public struct Reconciler: Sendable {
     try mirror.refresh()
     var plan = Plan(
       local: local.content, mirror: mirror.content, keys: keys, now: clock(),
-      device: local.deviceID)
+      device: local.deviceID, merge: merge)
     try write(&plan)
     return plan.report
   }
@@ -98,7 +102,7 @@ struct Plan {
 
   init(
     local: LocalContent, mirror: MirrorContent, keys: Set<RecordKey>?, now: Timestamp,
-    device: DeviceID
+    device: DeviceID, merge: CounterMerge.Strategy = CounterMerge.merge
   ) {
     // The plan keeps only what applying needs, never the whole content: a copy alive while the
     // save applies its changes would make the store copy every row (copy-on-write), and a pass
@@ -142,7 +146,9 @@ struct Plan {
         local: local, mirror: mirror, checkpoints: checkpoints, openConflicts: openConflicts,
         diagnostics: diagnostics
       ) { key in
-        DecisionTable.decide(situation(key)).effects.allSatisfy { $0 == .settleConflicts }
+        DecisionTable.decide(situation(key), merge: merge).effects.allSatisfy {
+          $0 == .settleConflicts
+        }
       }
       report.examined += agreed + deleted
       if agreed > 0 { report.rows[.agree, default: 0] += agreed }
@@ -151,7 +157,7 @@ struct Plan {
     }
     for key in candidates {
       let current = situation(key)
-      let decision = DecisionTable.decide(current)
+      let decision = DecisionTable.decide(current, merge: merge)
       if !decision.effects.isEmpty { decisions.append((current, decision)) }
       if decision.row != .duplicate && diagnostics[key] != nil { staleDiagnostics.append(key) }
       report.examined += 1

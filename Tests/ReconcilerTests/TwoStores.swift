@@ -18,9 +18,13 @@ final class TwoStores: Sendable {
   let mirror: MirrorStore
   let clock: TickingClock
 
+  /// How this device's reconciler merges concurrent sides.
+  let merge: CounterMerge.Strategy
+
   init(
     _ folder: URL, device: DeviceID = DeviceID("00000000-0000-4000-8000-0000000000a1")!,
-    fileSystem: any FileSystem = POSIXFileSystem()
+    fileSystem: any FileSystem = POSIXFileSystem(), frozenClock: Bool = false,
+    merge: @escaping CounterMerge.Strategy = CounterMerge.merge
   ) throws {
     self.folder = folder
     let lock = FolderLock(folder: folder.path, fileSystem: fileSystem)
@@ -30,7 +34,8 @@ final class TwoStores: Sendable {
     mirror = try MirrorStore.open(
       folder: folder.path, schemas: InventorySchemas.registry, lock: lock,
       create: (local.deviceID, epoch, nil), fileSystem: fileSystem)
-    clock = TickingClock(start: epoch)
+    clock = TickingClock(start: epoch, frozen: frozenClock)
+    self.merge = merge
   }
 
   /// A time that moves forward one second each call.
@@ -38,7 +43,7 @@ final class TwoStores: Sendable {
 
   /// The reconciler; its clock reads the current time without moving it.
   var reconciler: Reconciler {
-    Reconciler(local: local, mirror: mirror) { [clock] in clock.now }
+    Reconciler(local: local, mirror: mirror, clock: { [clock] in clock.now }, merge: merge)
   }
 
   @discardableResult
