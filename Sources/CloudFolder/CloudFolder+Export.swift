@@ -36,15 +36,15 @@ extension CloudFolder {
   @discardableResult
   public func export(
     from mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp,
-    post: (MirrorEvent) -> Void = { _ in }
+    deviceName: String? = nil, post: (MirrorEvent) -> Void = { _ in }
   ) throws(CloudError) -> ExportReport {
     try reporting(.export, for: mirror, post: post) { () throws(CloudError) in
-      try exportPending(from: mirror, deviceBlobs: deviceBlobs, at: time)
+      try exportPending(from: mirror, deviceBlobs: deviceBlobs, at: time, deviceName: deviceName)
     }
   }
 
   private func exportPending(
-    from mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp
+    from mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp, deviceName: String?
   ) throws(CloudError) -> ExportReport {
     let zone = try bind(mirror)
     let content = mirror.content
@@ -52,9 +52,11 @@ extension CloudFolder {
     var report = ExportReport()
     guard !pending.isEmpty else { return report }
     let device = content.deviceID
-    let segment = Segment(
+    var segment = Segment(
       zone: zone, device: device, sequence: try nextSequence(for: device, content: content),
       versions: pending)
+    segment.deviceName = deviceName
+    segment.written = time
     for blob in Set(segment.blobs).sorted(by: { $0.digest < $1.digest }) {
       do {
         if blobs.check(blob) != .present {

@@ -64,6 +64,7 @@ extension CloudFolder {
     let content = mirror.content
     var report = ImportReport()
     var accepted = [(path: String, versions: [MirrorVersion])]()
+    var peers = [DeviceID: Peer]()
     for path in try unreadSegments(content) {
       let segment: Segment
       do {
@@ -84,6 +85,12 @@ extension CloudFolder {
         continue
       }
       accepted.append((path, segment.versions))
+      if segment.device != content.deviceID {
+        let device = segment.device
+        peers[device] = Peer.updated(
+          peers[device] ?? content.peers[device], device: device, name: segment.deviceName,
+          wroteAt: segment.written)
+      }
     }
     // Nothing accepted: nothing to write (a repeated import, or only rejected segments, leaves
     // the mirror byte for byte as it was).
@@ -96,6 +103,9 @@ extension CloudFolder {
         for (path, versions) in accepted {
           for version in versions { transaction.merge(version) }
           transaction.markRead(segment: path)
+        }
+        for device in peers.keys.sorted() where peers[device] != content.peers[device] {
+          transaction.notePeer(peers[device]!)
         }
         transaction.recordTransfer(.import, at: time)
       }

@@ -4,7 +4,8 @@ import StashModel
 /// One export segment: a header line, then one line per version.
 ///
 /// ```
-/// {"segment":{"format":"stash.segment","version":3,"zone":Z,"device":D,"sequence":N,"count":K}}
+/// {"segment":{"format":"stash.segment","version":3,"zone":Z,"device":D,"sequence":N,"count":K,
+///   "name":device name or null,"written":seconds or null}}
 /// {"id":…,"hash":…,"parents":[…],"generation":…,"author":…,"authoredAt":…,"snapshot":{…}}  × K
 /// ```
 /// Every version's hash is checked against its payload, and its id against its hash and
@@ -13,13 +14,17 @@ import StashModel
 /// read: their versions have no `id`, and are identified by their snapshot hash.
 struct Segment {
   /// The format version this code writes; it reads 1 (versions without ids), 2 (plain
-  /// integer quantities) and 3 (counters).
+  /// integer quantities) and 3 (counters, and the writer's name and time in the header).
   static let formatVersion = 3
 
   let zone: String
   let device: DeviceID
   let sequence: Int
   let versions: [MirrorVersion]
+  /// The writing device's name, if the segment says (and it is a sensible one-line name).
+  var deviceName: String? = nil
+  /// When it was written, if the segment says.
+  var written: Timestamp? = nil
 
   func encoded() -> [UInt8] {
     var out = [UInt8]()
@@ -28,6 +33,8 @@ struct Segment {
       "zone": .string(zone),
       "device": .string(device.rawValue), "sequence": .integer(Int64(sequence)),
       "count": .integer(Int64(versions.count)),
+      "name": deviceName.map { .string($0) } ?? .null,
+      "written": written.map { .double($0.secondsSince1970) } ?? .null,
     ]
     JSONWriter.write(.object(["segment": .object(header)]), into: &out)
     out.append(10)
@@ -78,6 +85,14 @@ struct Segment {
       }
     }
     self.init(zone: zone, device: device, sequence: Int(sequence), versions: versions)
+    if case .string(let name)? = header["name"], Self.isSensibleName(name) { deviceName = name }
+    written = header["written"]?.exactDouble.flatMap { Timestamp(secondsSince1970: $0) }
+  }
+
+  /// A name another device gave itself is shown to people: one line, short, printable.
+  static func isSensibleName(_ name: String) -> Bool {
+    !name.isEmpty && name.count <= 200
+      && !name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
   }
 
   init(zone: String, device: DeviceID, sequence: Int, versions: [MirrorVersion]) {

@@ -14,6 +14,36 @@ public enum MirrorChange: Hashable, Sendable {
   case bindZone(String)
   /// A finished, successful import or export, for `sync status`.
   case recordTransfer(MirrorEvent.Kind, at: Timestamp)
+  /// Another device seen in the shared folder: its name, and when its newest segment read
+  /// here was written.
+  case notePeer(Peer)
+}
+
+/// Another device of the zone, as its segments describe it.
+public struct Peer: Hashable, Sendable {
+  /// Its identity.
+  public let device: DeviceID
+  /// Its name (its host name by default), when its segments say.
+  public let name: String?
+  /// When its newest segment read here was written, when its segments say.
+  public let wroteAt: Timestamp?
+
+  /// A peer.
+  public init(device: DeviceID, name: String?, wroteAt: Timestamp?) {
+    self.device = device
+    self.name = name
+    self.wroteAt = wroteAt
+  }
+
+  /// What is known of a device after reading one more of its segments: the newest segment's
+  /// name and time win, and a segment that says nothing changes nothing.
+  public static func updated(
+    _ known: Peer?, device: DeviceID, name: String?, wroteAt: Timestamp?
+  ) -> Peer {
+    guard let known else { return Peer(device: device, name: name, wroteAt: wroteAt) }
+    guard let wroteAt, known.wroteAt.map({ wroteAt > $0 }) ?? true else { return known }
+    return Peer(device: device, name: name ?? known.name, wroteAt: wroteAt)
+  }
 }
 
 /// Everything the mirror store holds, in memory.
@@ -45,6 +75,8 @@ public struct MirrorContent: Sendable {
   public private(set) var lastImport: Timestamp?
   /// The last finished, successful export.
   public private(set) var lastExport: Timestamp?
+  /// The other devices seen in the shared folder.
+  public private(set) var peers: [DeviceID: Peer] = [:]
   /// How many versions there are, kept as they arrive (counting them would cost a walk over
   /// every record after every save).
   public private(set) var versionCount = 0
@@ -68,6 +100,8 @@ public struct MirrorContent: Sendable {
       case .export: lastExport = time
       case .setup: break
       }
+    case .notePeer(let peer):
+      peers[peer.device] = peer
     }
   }
 
@@ -258,10 +292,11 @@ extension MirrorContent: LogContent {
     changes += exportedSegments.map { .markExported([], segment: $0) }
     if let lastImport { changes.append(.recordTransfer(.import, at: lastImport)) }
     if let lastExport { changes.append(.recordTransfer(.export, at: lastExport)) }
+    changes += peers.keys.sorted().map { .notePeer(peers[$0]!) }
     return changes
   }
 
   public var liveChangeCount: Int {
-    versionCount + readSegments.count + exportedSegments.count + 3
+    versionCount + readSegments.count + exportedSegments.count + peers.count + 3
   }
 }

@@ -144,6 +144,13 @@ extension MirrorChange {
       return [
         "transfer": .object(["kind": .string(kind.rawValue), "at": .double(time.secondsSince1970)])
       ]
+    case .notePeer(let peer):
+      return [
+        "peer": .object([
+          "device": .string(peer.device.rawValue), "name": peer.name.map { .string($0) } ?? .null,
+          "wrote": peer.wroteAt.map { .double($0.secondsSince1970) } ?? .null,
+        ])
+      ]
     }
   }
 
@@ -184,6 +191,13 @@ extension MirrorChange {
         let time = Timestamp(secondsSince1970: seconds)
       else { throw ModelError("A 'transfer' needs 'kind' and 'at'") }
       self = .recordTransfer(kind, at: time)
+    case "peer":
+      guard case .string(let deviceText)? = body["device"], let device = DeviceID(deviceText)
+      else { throw ModelError("A 'peer' needs a 'device'") }
+      var name: String?
+      if case .string(let text)? = body["name"] { name = text }
+      let wrote = body["wrote"]?.exactDouble.flatMap { Timestamp(secondsSince1970: $0) }
+      self = .notePeer(Peer(device: device, name: name, wroteAt: wrote))
     default:
       throw ModelError("Unknown operation '\(entry.key)'")
     }

@@ -140,6 +140,11 @@ public struct MirrorTransaction: Sendable {
     add(.bindZone(zone))
   }
 
+  /// Notes what a segment said of another device (only when it is news).
+  public mutating func notePeer(_ peer: Peer) {
+    add(.notePeer(peer))
+  }
+
   /// Records a finished, successful transfer.
   public mutating func recordTransfer(_ kind: MirrorEvent.Kind, at time: Timestamp) {
     add(.recordTransfer(kind, at: time))

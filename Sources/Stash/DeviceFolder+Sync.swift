@@ -27,6 +27,8 @@ public struct SyncRunReport: Hashable, Sendable {
   public var newConflicts: [ConflictID] = []
   /// Conflicts settled because their sides came to agree.
   public var settledConflicts = 0
+  /// Records whose concurrent stock moves merged (added up) instead of conflicting.
+  public var merged = 0
   /// Records with duplicate local rows, left alone.
   public var duplicates = 0
   /// Versions exported.
@@ -104,10 +106,12 @@ extension DeviceFolder {
       report.copiedToMirror = pass.copiedToMirror
       report.newConflicts = pass.newConflicts
       report.settledConflicts = pass.settledConflicts
+      report.merged = pass.merged
       report.duplicates = pass.duplicates
     }
     do throws(CloudError) {
-      let exported = try cloud.export(from: mirror, deviceBlobs: blobs, at: clock(), post: post)
+      let exported = try cloud.export(
+        from: mirror, deviceBlobs: blobs, at: clock(), deviceName: settings.name, post: post)
       report.versionsExported = exported.versions
       report.exportedSegment = exported.segment
       report.photosMissing = exported.blobsMissing

@@ -7,13 +7,14 @@ enum ConflictsCommand: StashHandler {
   static let path = ["conflicts"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let conflicts = try session.openForReading().conflicts()
+    let device = try session.openForReading()
+    let conflicts = device.conflicts()
     if session.wantsJSON {
-      session.output.json(.array(conflicts.map(ConflictView.summaryJSON)))
+      session.output.json(.array(conflicts.map { ConflictView.summaryJSON($0, device: device) }))
     } else if conflicts.isEmpty {
       session.output.line("No open conflicts")
     } else {
-      session.output.lines(ConflictView.table(conflicts, output: session.output))
+      session.output.lines(ConflictView.table(conflicts, device: device, output: session.output))
     }
     return ExitStatus.done
   }
@@ -24,11 +25,12 @@ enum ConflictsShowCommand: StashHandler {
   static let path = ["conflicts", "show"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let conflict = try session.openForReading().conflict(arguments.positional("ID") ?? "")
+    let device = try session.openForReading()
+    let conflict = try device.conflict(arguments.positional("ID") ?? "")
     if session.wantsJSON {
-      session.output.json(ConflictView.fullJSON(conflict))
+      session.output.json(ConflictView.fullJSON(conflict, device: device))
     } else {
-      session.output.lines(ConflictView.details(conflict))
+      session.output.lines(ConflictView.details(conflict, device: device))
     }
     return ExitStatus.done
   }
@@ -53,7 +55,7 @@ enum ConflictsResolveCommand: StashHandler {
     let device = try session.openForReading()
     let conflict = try device.resolveConflict(arguments.positional("ID") ?? "", keep: choice)
     if session.wantsJSON {
-      session.output.json(ConflictView.fullJSON(conflict))
+      session.output.json(ConflictView.fullJSON(conflict, device: device))
     } else {
       session.output.line(
         "Resolved conflict '\(conflict.id.short)' on \(ConflictView.record(conflict)), "

@@ -43,6 +43,10 @@ enum SyncCommand: StashHandler {
       lines.append(
         "New conflicts: \(report.newConflicts.count); 'stash conflicts' lists them")
     }
+    if report.merged > 0 {
+      lines.append(
+        "Merged stock moves made at the same time on \(Format.count(report.merged, "item"))")
+    }
     if report.settledConflicts > 0 {
       lines.append("Settled conflicts: \(report.settledConflicts)")
     }
@@ -70,6 +74,7 @@ enum SyncCommand: StashHandler {
       "copiedToMirror": .integer(Int64(report.copiedToMirror)),
       "newConflicts": .array(report.newConflicts.map { .string($0.rawValue) }),
       "settledConflicts": .integer(Int64(report.settledConflicts)),
+      "merged": .integer(Int64(report.merged)),
       "duplicates": .integer(Int64(report.duplicates)),
       "exported": .integer(Int64(report.versionsExported)),
       "segment": report.exportedSegment.map { .string($0) } ?? .null,

@@ -13,64 +13,66 @@ enum ConflictView {
     return "\(conflict.key.model) " + (names.first.map { "'\($0)' (\(id))" } ?? id)
   }
 
-  /// One side in a few words: `local 1a2b3c4d5e6f`, `mirror deleted 9f8e7d6c5b4a`,
-  /// `mirror absent`.
-  static func side(_ side: ConflictSide) -> String {
-    guard let snapshot = side.snapshot else { return "\(side.origin.rawValue) absent" }
+  /// One side in a few words: `this device 1a2b3c4d5e6f`, `salon-iphone deleted 9f8e7d6c5b4a`,
+  /// `the shared folder absent`.
+  static func side(_ side: ConflictSide, device: DeviceFolder) -> String {
+    let who = device.sideName(side)
+    guard let snapshot = side.snapshot else { return "\(who) absent" }
     let deleted = snapshot.isTombstone ? "deleted " : ""
-    return "\(side.origin.rawValue) \(deleted)\(snapshot.hash.short)"
+    return "\(who) \(deleted)\(snapshot.hash.short)"
   }
 
   /// The `stash conflicts` table.
-  static func table(_ conflicts: [SyncConflict], output: Output) -> [String] {
+  static func table(_ conflicts: [SyncConflict], device: DeviceFolder, output: Output) -> [String] {
     var table = TextTable(headers: ["ID", "RECORD", "KIND", "SIDES"])
     for conflict in conflicts {
       table.rows.append([
         conflict.id.short, record(conflict), conflict.kind.rawValue,
-        conflict.sides.map(side).joined(separator: ", "),
+        conflict.sides.map { side($0, device: device) }.joined(separator: ", "),
       ])
     }
     let lines = table.render()
     return [output.heading(lines[0])] + lines.dropFirst()
   }
 
-  /// The `stash conflicts show` page: the conflict, then every side's full snapshot.
-  static func details(_ conflict: SyncConflict) -> [String] {
-    var lines = ["Conflict \(conflict.id) on \(record(conflict))"]
+  /// The `stash conflicts show` page: what kind of conflict it is and what to do, who holds
+  /// each side, and only the fields in which the sides differ (every side in full is in
+  /// `--json`).
+  static func details(_ conflict: SyncConflict, device: DeviceFolder) -> [String] {
+    var lines = [
+      "Conflict \(conflict.id) on \(record(conflict))", device.explanation(of: conflict),
+    ]
     var header: [(String, String)] = [
-      ("record", "\(conflict.key.model) \(conflict.key.id)"),
       ("kind", conflict.kind.rawValue), ("state", conflict.state.rawValue),
       ("noticed", Format.time(conflict.noticedAt)),
     ]
     if let resolution = conflict.resolution {
       header.append(
-        (
-          "resolved",
-          "kept \(resolution.choice) on \(Format.time(resolution.at)) by \(resolution.by)"
-        ))
+        ("resolved", "kept \(resolution.choice) on \(Format.time(resolution.at))"))
     }
     lines += aligned(header, indent: "  ")
+    lines.append("")
+    lines.append("Sides:")
+    var sideRows = [(String, String)]()
     for (index, side) in conflict.sides.enumerated() {
+      let state: String
+      switch side.snapshot {
+      case nil: state = "absent (no row and no deletion)"
+      case .tombstone(let tombstone)?:
+        state = "deleted on \(Format.time(tombstone.deletedAt)), hash \(tombstone.hash.short)"
+      case .record(let record)?: state = "hash \(record.snapshotHash.short)"
+      }
+      sideRows.append(("\(index + 1). \(device.sideName(side))", state))
+    }
+    lines += aligned(sideRows, indent: "  ")
+    let differences = device.differences(in: conflict)
+    if !differences.isEmpty {
       lines.append("")
-      var title = "Side \(index + 1): \(side.origin.rawValue)"
-      if let author = side.author { title += ", written by device \(author)" }
-      guard let snapshot = side.snapshot else {
-        lines.append(title + ": absent (no row and no tombstone)")
-        continue
+      var table = TextTable(headers: ["FIELD"] + conflict.sides.indices.map { "SIDE \($0 + 1)" })
+      for difference in differences {
+        table.rows.append([difference.field] + difference.values.map(text))
       }
-      switch snapshot {
-      case .record(let record):
-        lines.append(title + ", hash \(snapshot.hash.hex)")
-        lines += aligned(
-          record.fieldsJSON().map { ($0.key, text($0.value)) }, indent: "  ")
-      case .tombstone(let tombstone):
-        lines.append(title + ": deleted, hash \(snapshot.hash.hex)")
-        lines += aligned(
-          [
-            ("deletedAt", Format.time(tombstone.deletedAt)),
-            ("deletedHash", tombstone.deletedHash.hex),
-          ], indent: "  ")
-      }
+      lines += table.render().map { "  " + $0 }
     }
     if conflict.state == .open {
       lines.append("")
@@ -81,23 +83,39 @@ enum ConflictView {
     return lines
   }
 
+  /// A field's value for a person: dates as dates, a counter as its value, absent as `-`.
+  static func text(_ value: FieldValue?) -> String {
+    switch value {
+    case nil, .none?: "-"
+    case .string(let text)?: text.isEmpty ? "\"\"" : text
+    case .integer(let number)?: "\(number)"
+    case .counter(let counter)?: counter.value.map { "\($0)" } ?? "?"
+    case .double(let number)?: Format.number(number)
+    case .date(let time)?: Format.time(time)
+    case .bool(let flag)?: flag ? "yes" : "no"
+    case .blob(let blob)?: "photo \(blob.digest.hex.prefix(12))"
+    case .reference(let id)?: Format.short(id)
+    }
+  }
+
   /// A conflict in the table's terms: id, record, kind, state and each side's hash.
-  static func summaryJSON(_ conflict: SyncConflict) -> JSONValue {
+  static func summaryJSON(_ conflict: SyncConflict, device: DeviceFolder) -> JSONValue {
     .object([
       "id": .string(conflict.id.rawValue), "model": .string(conflict.key.model),
       "recordID": .string(conflict.key.id.rawValue), "kind": .string(conflict.kind.rawValue),
       "state": .string(conflict.state.rawValue),
       "noticedAt": .double(conflict.noticedAt.secondsSince1970),
-      "sides": .array(conflict.sides.map { .object(sideJSON($0, full: false)) }),
+      "sides": .array(conflict.sides.map { .object(sideJSON($0, full: false, device: device)) }),
     ])
   }
 
   /// The whole conflict as the store holds it, each side with its hash.
-  static func fullJSON(_ conflict: SyncConflict) -> JSONValue {
+  static func fullJSON(_ conflict: SyncConflict, device: DeviceFolder) -> JSONValue {
     var object = JSONObject()
     for (key, value) in conflict.json {
       if key == "sides" {
-        object.append(key, .array(conflict.sides.map { .object(sideJSON($0, full: true)) }))
+        object.append(
+          key, .array(conflict.sides.map { .object(sideJSON($0, full: true, device: device)) }))
       } else {
         object.append(key, value)
       }
@@ -105,20 +123,18 @@ enum ConflictView {
     return .object(object)
   }
 
-  private static func sideJSON(_ side: ConflictSide, full: Bool) -> JSONObject {
+  private static func sideJSON(
+    _ side: ConflictSide, full: Bool, device: DeviceFolder
+  ) -> JSONObject {
     var object: JSONObject = [
       "origin": .string(side.origin.rawValue),
       "author": side.author.map { .string($0.rawValue) } ?? .null,
+      "holder": .string(device.sideName(side)),
       "hash": side.snapshot.map { .string($0.hash.hex) } ?? .null,
       "state": .string(side.snapshot.map { $0.isTombstone ? "deleted" : "live" } ?? "absent"),
     ]
     if full { object.append("snapshot", side.snapshot.map { .object($0.json) } ?? .null) }
     return object
-  }
-
-  private static func text(_ value: JSONValue) -> String {
-    if case .string(let text) = value { return text }
-    return JSONWriter.string(value)
   }
 
   private static func aligned(_ rows: [(String, String)], indent: String) -> [String] {
