@@ -17,8 +17,16 @@ struct Session {
   /// How long a command waits for another process holding the folder's lock, in seconds.
   static let lockTimeout = 3.0
 
-  init(arguments: ParsedArguments, environment: [String: String]) {
-    home = arguments.string("home") ?? DeviceFolder.defaultHome(environment: environment)
+  /// The session for a parsed command line.
+  ///
+  /// - Throws: ``StashError`` when there is no `--home` and the environment names no usable
+  ///   default folder.
+  init(arguments: ParsedArguments, environment: [String: String]) throws(StashError) {
+    if let home = arguments.string("home") {
+      self.home = home
+    } else {
+      home = try DeviceFolder.defaultHome(environment: environment)
+    }
     wantsJSON = arguments.flag("json")
     output = Output(environment: environment)
   }
@@ -57,22 +65,11 @@ struct Session {
       createIfMissing: creating, deviceName: deviceName, lockTimeout: Self.lockTimeout)
   }
 
-  /// A file (or anything but a folder) where the device folder or one of its parents should
-  /// be means the folder can never be created: say so plainly instead of a system error.
-  private func refuseHomeThatIsNotAFolder() throws(StashError) {
-    var path = home
-    while !path.isEmpty {
-      var isFolder: ObjCBool = false
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-        guard !isFolder.boolValue else { return }
-        let what = path == home ? "is a file" : "cannot be created: '\(path)' is a file"
-        throw .refused(
-          "The device folder '\(home)' \(what), not a folder; choose another with "
-            + "'--home DIR' or STASH_HOME")
-      }
-      let parent = (path as NSString).deletingLastPathComponent
-      if parent == path { return }
-      path = parent
-    }
+  /// Refuses a home that can never be a folder (a file, a link loop) with a plain message
+  /// instead of a system error.
+  ///
+  /// - Throws: ``StashError`` (refused).
+  func refuseHomeThatIsNotAFolder() throws(StashError) {
+    try DeviceFolder.checkHome(home)
   }
 }

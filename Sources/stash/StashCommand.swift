@@ -53,7 +53,7 @@ enum StashCommand {
         guard let handler = CommandRegistry.handler(for: parsed.path) else {
           throw NotImplemented(command: ([CommandTable.root.name] + parsed.path))
         }
-        let session = Session(arguments: parsed, environment: environment)
+        let session = try Session(arguments: parsed, environment: environment)
         return try handler.run(parsed, in: session)
       }
     } catch {

@@ -1,0 +1,57 @@
+import Foundation
+import StashModel
+import StashTestSupport
+import Testing
+
+/// Where the device folder is, however it is spelled: relative homes (Foundation's path
+/// handling trapped on a first component of one character), `HOME` and `XDG_DATA_HOME`, values
+/// that are not UTF-8, and homes that cannot be a folder (doctor agrees with list).
+@Suite struct HomeTests {
+  static let now = Bytes("1764441600")
+
+  // MARK: - Relative homes (Foundation's path handling trapped on one-character components)
+
+  @Test(arguments: ["a", "a/b", "a/", "./a", "a//b/./c/", "ab", "a/../b"])
+  func aRelativeHomeIsAFolderBelowTheCurrentOne(home: String) throws {
+    try withRawCLI { cli in
+      let list = try cli.run(["--home", Bytes(home), "list"], environment: ["STASH_NOW": Self.now])
+      #expect(list.status == 0, "\(list)")
+      #expect(list.standardOutput.hasPrefix("No items yet"), "\(list)")
+      let add = try cli.run(
+        ["--home", Bytes(home), "add", "Soap"], environment: ["STASH_NOW": Self.now])
+      #expect(add.status == 0, "\(add)")
+      let store = URL(fileURLWithPath: cli.sandbox).appendingPathComponent(home)
+        .appendingPathComponent("default.store").standardizedFileURL.path
+      #expect(FileManager.default.fileExists(atPath: store), "\(add)")
+    }
+  }
+
+  @Test func aRelativeXDGDataHomeIsIgnoredAsTheSpecificationSays() throws {
+    try withRawCLI { cli in
+      let user = cli.sandbox + "/user"
+      let environment: [String: Bytes] = [
+        "XDG_DATA_HOME": "x", "HOME": Bytes(user), "STASH_NOW": Self.now,
+      ]
+      let list = try cli.run(["list"], environment: environment)
+      #expect(list.status == 0, "\(list)")
+      let add = try cli.run(["add", "Soap"], environment: environment)
+      #expect(add.status == 0, "\(add)")
+      #expect(FileManager.default.fileExists(atPath: user + "/.local/share/stash/default.store"))
+      #expect(!FileManager.default.fileExists(atPath: cli.sandbox + "/x"))
+    }
+  }
+
+  @Test(arguments: ["x", "x/y", "."])
+  func aRelativeHOMEWithoutAnotherChoiceIsRefused(home: String) throws {
+    try withRawCLI { cli in
+      let before = FolderSnapshot(of: cli.sandbox)
+      for arguments: [Bytes] in [["list"], ["add", "Soap"], ["doctor"]] {
+        let run = try cli.run(arguments, environment: ["HOME": Bytes(home), "STASH_NOW": Self.now])
+        #expect(run.status == 1, "\(arguments): \(run)")
+        #expect(run.standardError.contains("HOME '\(home)'"), "\(run)")
+        #expect(run.standardError.contains("--home DIR"), "\(run)")
+      }
+      #expect(FolderSnapshot(of: cli.sandbox).differences(from: before) == [])
+    }
+  }
+}
