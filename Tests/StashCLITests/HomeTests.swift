@@ -54,4 +54,33 @@ import Testing
       #expect(FolderSnapshot(of: cli.sandbox).differences(from: before) == [])
     }
   }
+
+  // MARK: - doctor agrees with list
+
+  @Test(arguments: ["file", "loop", "below a file"])
+  func doctorRefusesAHomeThatCannotBeAFolderAsListDoes(kind: String) throws {
+    try withRawCLI { cli in
+      let fileManager = FileManager.default
+      var home = cli.sandbox + "/home"
+      switch kind {
+      case "file": try Data("x".utf8).write(to: URL(fileURLWithPath: home))
+      case "loop":
+        try fileManager.createSymbolicLink(atPath: home, withDestinationPath: cli.sandbox + "/loop")
+        try fileManager.createSymbolicLink(atPath: cli.sandbox + "/loop", withDestinationPath: home)
+      default:
+        try Data("x".utf8).write(to: URL(fileURLWithPath: home))
+        home += "/inner"
+      }
+      let before = FolderSnapshot(of: cli.sandbox)
+      let environment: [String: Bytes] = ["STASH_HOME": Bytes(home), "STASH_NOW": Self.now]
+      let list = try cli.run(["list"], environment: environment)
+      let doctor = try cli.run(["doctor"], environment: environment)
+      #expect(list.status == 1, "\(list)")
+      #expect(doctor.status == list.status, "\(doctor)")
+      #expect(doctor.standardError == list.standardError)
+      #expect(doctor.standardOutput.isEmpty)
+      #expect(list.standardError.contains("'\(home)'"), "\(list)")
+      #expect(FolderSnapshot(of: cli.sandbox).differences(from: before) == [])
+    }
+  }
 }
