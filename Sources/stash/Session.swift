@@ -19,16 +19,17 @@ struct Session {
 
   /// The session for a parsed command line.
   ///
-  /// - Throws: ``StashError`` when there is no `--home` and the environment names no usable
-  ///   default folder.
-  init(arguments: ParsedArguments, environment: [String: String]) throws(StashError) {
+  /// - Throws: ``ModelError`` for a variable that is not UTF-8; ``StashError`` when there is
+  ///   no `--home` and the environment names no usable default folder.
+  init(arguments: ParsedArguments, environment: RawEnvironment) throws {
     if let home = arguments.string("home") {
       self.home = home
     } else {
-      home = try DeviceFolder.defaultHome(environment: environment)
+      for name in ["STASH_HOME", "XDG_DATA_HOME", "HOME"] { try environment.requireUTF8(name) }
+      home = try DeviceFolder.defaultHome(environment: environment.values)
     }
     wantsJSON = arguments.flag("json")
-    output = Output(environment: environment)
+    output = Output(environment: environment.values)
   }
 
   /// Opens the folder without creating anything: a folder without a store reads as empty.

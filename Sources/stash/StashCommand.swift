@@ -29,7 +29,7 @@ enum StashCommand {
   static func main() {
     let status: Int32
     do {
-      status = run(try RawArguments.read())
+      status = run(try RawArguments.read(), environment: RawEnvironment.read())
     } catch {
       status = Failure.report(error)
     }
@@ -37,9 +37,7 @@ enum StashCommand {
   }
 
   /// Runs one command line (the arguments after the tool's name) and returns the exit status.
-  static func run(
-    _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
-  ) -> Int32 {
+  static func run(_ arguments: [String], environment: RawEnvironment) -> Int32 {
     let parser = ArgumentParser(root: CommandTable.root)
     do {
       switch try parser.parse(arguments) {

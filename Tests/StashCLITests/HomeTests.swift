@@ -83,4 +83,22 @@ import Testing
       #expect(FolderSnapshot(of: cli.sandbox).differences(from: before) == [])
     }
   }
+
+  // MARK: - Environment values that are not UTF-8
+
+  @Test(arguments: ["STASH_HOME", "XDG_DATA_HOME", "HOME"])
+  func aVariableThatIsNotUTF8IsRefusedNotRepaired(name: String) throws {
+    try withRawCLI { cli in
+      var environment: [String: Bytes] = [
+        "HOME": Bytes(cli.sandbox + "/user"), "STASH_NOW": Self.now,
+      ]
+      environment[name] = Bytes(raw: Array((cli.sandbox + "/x").utf8) + [0xFF])
+      let before = FolderSnapshot(of: cli.sandbox)
+      let run = try cli.run(["add", "Soap"], environment: environment)
+      #expect(run.status == 1, "\(run)")
+      #expect(run.standardError.hasPrefix("\(name) '"), "\(run)")
+      #expect(run.standardError.contains("x\\xFF' is not valid UTF-8"), "\(run)")
+      #expect(FolderSnapshot(of: cli.sandbox).differences(from: before) == [])
+    }
+  }
 }
