@@ -19,9 +19,12 @@ struct Session {
 
   /// The session for a parsed command line.
   ///
-  /// - Throws: ``ModelError`` for a variable that is not UTF-8; ``StashError`` when there is
-  ///   no `--home` and the environment names no usable default folder.
+  /// - Throws: ``ModelError`` for a variable that is not UTF-8 or a `STASH_NOW` that is not a
+  ///   usable time (checked first, for every command); ``StashError`` when there is no
+  ///   `--home` and the environment names no usable default folder.
   init(arguments: ParsedArguments, environment: RawEnvironment) throws {
+    try environment.requireUTF8("STASH_NOW")
+    _ = try Timestamp.fixed(environment: environment.values)
     if let home = arguments.string("home") {
       self.home = home
     } else {

@@ -86,7 +86,7 @@ import Testing
 
   // MARK: - Environment values that are not UTF-8
 
-  @Test(arguments: ["STASH_HOME", "XDG_DATA_HOME", "HOME"])
+  @Test(arguments: ["STASH_HOME", "XDG_DATA_HOME", "HOME", "STASH_NOW"])
   func aVariableThatIsNotUTF8IsRefusedNotRepaired(name: String) throws {
     try withRawCLI { cli in
       var environment: [String: Bytes] = [
