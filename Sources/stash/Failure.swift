@@ -37,7 +37,7 @@ enum Failure {
     switch error {
     case let usage as UsageError:
       if usage.kind == .missingSubcommand, let help = parser?.help(for: usage.path) {
-        printError(help)
+        printTrusted(help)
       } else {
         printError(usage.message)
         printError(usage.helpHint)
@@ -59,7 +59,15 @@ enum Failure {
     }
   }
 
+  /// Prints a one-line message on standard error, with every control character in it (a
+  /// line feed too) written as `\u{…}` (``TerminalText``), since messages echo what people
+  /// typed. This is the only way messages reach standard error.
   static func printError(_ text: String) {
+    printTrusted(TerminalText.neutralized(text))
+  }
+
+  /// Prints text this tool wrote itself (help) on standard error, as it is.
+  private static func printTrusted(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
   }
 }
