@@ -31,17 +31,17 @@ enum Failure {
   ///
   /// - Parameters:
   ///   - error: What the command threw.
-  ///   - parser: The parser, to show a command's help when a subcommand is missing.
+  ///   - parser: The parser, to show a command's help when a subcommand is missing. Every
+  ///     usage error, that one too, ends with its message and the `See '… --help'` line.
   /// - Returns: The exit status.
   static func report(_ error: any Error, parser: ArgumentParser? = nil) -> Int32 {
     switch error {
     case let usage as UsageError:
       if usage.kind == .missingSubcommand, let help = parser?.help(for: usage.path) {
-        printTrusted(help)
-      } else {
-        printError(usage.message)
-        printError(usage.helpHint)
+        printTrusted(help + "\n")
       }
+      printError(usage.message)
+      printError(usage.helpHint)
       return ExitStatus.usage
     case let failure as StashError:
       printError(failure.message)

@@ -23,7 +23,8 @@ import Foundation
 /// Every failure, whatever its source, is turned into a message and an exit status by
 /// ``Failure`` (the one place that maps errors to exit codes): 0 done (and `--help`,
 /// `--version`), 1 refused, 2 usage, 3 store busy, 4 damaged store. A command that needs a
-/// subcommand, run alone, prints its help on standard error and exits with 2.
+/// subcommand, run alone, prints its help on standard error, then the message and the
+/// `See '… --help'` line every usage mistake ends with, and exits with 2.
 @main
 enum StashCommand {
   static func main() {

@@ -66,4 +66,19 @@ import Testing
       #expect(value["fields"]?["notes"] == .string(notes))
     }
   }
+
+  // MARK: - A group without its subcommand
+
+  @Test(arguments: [[], ["location"], ["reminder"]])
+  func aGroupWithoutASubcommandShowsItsHelpAndTheHint(path: [String]) throws {
+    try withRawCLI { cli in
+      let run = try cli.run(path.map { Bytes($0) })
+      let command = (["stash"] + path).joined(separator: " ")
+      #expect(run.status == 2, "\(run)")
+      #expect(run.standardOutput.isEmpty)
+      #expect(run.standardError.hasPrefix("OVERVIEW: "), "\(run)")
+      #expect(run.standardError.contains("\nMissing subcommand for '\(command)'; use one of "))
+      #expect(run.lastErrorLine == "See '\(command) --help'", "\(run)")
+    }
+  }
 }
