@@ -1,5 +1,6 @@
 public import Foundation
 public import JSONLines
+import LocalStore
 
 #if canImport(Glibc)
   import Glibc
@@ -93,6 +94,51 @@ extension DeviceFolder {
           "The device folder '\(home)' cannot be created: '\(parent)' cannot be used "
             + "(\(reason)); \(choose)")
       }
+    }
+  }
+
+  /// Refuses a device folder whose inventory (`default.store`) is there but is not a file
+  /// (a folder, a FIFO, a device) or cannot be looked at (a symbolic link loop).
+  ///
+  /// Such a folder is damaged, for every command alike (exit 4), and nothing is opened, so
+  /// nothing is written (not even the lock file). A missing inventory is fine.
+  ///
+  /// - Parameters:
+  ///   - home: The device folder, already known to be a folder.
+  ///   - includingKind: Also refuse an inventory that is there but not a regular file; `stash
+  ///     doctor` passes `false`, since its report lists that as damage itself.
+  ///   - fileSystem: The file-system seam.
+  /// - Throws: ``StashError``: damaged; refused when the system denies access.
+  public static func checkInventoryFile(
+    in home: String, includingKind: Bool = true, fileSystem: any FileSystem = POSIXFileSystem()
+  ) throws(StashError) {
+    let path = home + "/" + LocalStore.fileName
+    let fix = "move it aside or restore the device folder from a backup"
+    do {
+      guard let identity = try fileSystem.identity(atPath: path, followingLinks: true),
+        includingKind
+      else { return }
+      let what: String
+      switch identity.kind {
+      case .regular: return
+      case .directory: what = "a folder"
+      case .symbolicLink, .other: what = "a special file (a FIFO, a socket or a device)"
+      }
+      throw StashError(
+        .damaged,
+        "The inventory '\(path)' is \(what), not a file; \(fix); 'stash doctor' shows what is "
+          + "wrong")
+    } catch let error as FileSystemError {
+      guard error.code != EACCES else {
+        throw .refused(
+          "The inventory '\(path)' cannot be read (\(error.reason)); check the folder's "
+            + "permissions")
+      }
+      throw StashError(.damaged, "The inventory '\(path)' cannot be read (\(error.reason)); \(fix)")
+    } catch let error as StashError {
+      throw error
+    } catch {
+      throw .refused("\(error)")
     }
   }
 

@@ -40,6 +40,7 @@ struct Session {
   /// - Throws: ``StashError``: busy, damaged, or the home is not a folder.
   func openForReading() throws(StashError) -> DeviceFolder {
     try refuseHomeThatIsNotAFolder()
+    try refuseBrokenInventoryFile()
     return try DeviceFolder.open(at: home, options: options(creating: false))
   }
 
@@ -56,6 +57,7 @@ struct Session {
   ) throws(StashError) -> DeviceFolder {
     if let reading, reading.hasInventory { return reading }
     try refuseHomeThatIsNotAFolder()
+    try refuseBrokenInventoryFile()
     let device = try DeviceFolder.open(
       at: home, options: options(creating: true, deviceName: deviceName))
     if device.wasCreated && announce {
@@ -75,5 +77,15 @@ struct Session {
   /// - Throws: ``StashError`` (refused).
   func refuseHomeThatIsNotAFolder() throws(StashError) {
     try DeviceFolder.checkHome(home)
+  }
+
+  /// Refuses a folder whose inventory is there but is not a file or cannot be read, before
+  /// anything is opened (so nothing is written).
+  ///
+  /// - Parameter includingKind: Also refuse one that is a folder or a FIFO (`doctor` lists
+  ///   that as damage in its report instead).
+  /// - Throws: ``StashError`` (damaged).
+  func refuseBrokenInventoryFile(includingKind: Bool = true) throws(StashError) {
+    try DeviceFolder.checkInventoryFile(in: home, includingKind: includingKind)
   }
 }
