@@ -165,7 +165,8 @@ enum CommandTable {
       CSV has a header line (id, name, brand, quantity, unit, notes, location, \
       lowStockThreshold, barcode, photo, photoSize, createdAt, updatedAt). JSON lines hold \
       one item per line: the record as stored, its hash, and its location's name. Photo \
-      bytes stay in the device folder.
+      bytes stay in the device folder. The output is always the format --format names, so \
+      --json changes nothing here.
       """,
     options: [
       OptionSpec(

@@ -72,4 +72,62 @@ import Testing
       }
     }
   }
+
+  /// Owned by the sync work (SyncCommands.swift, enableSync): `sync enable` opens the folder
+  /// for writing, creating it, before the shared folder is checked; a refusal then leaves a
+  /// new device folder behind. Remove the marker when this test starts failing.
+  @Test func syncEnableCreatesNothingWhenItRefusesTheSharedFolder() throws {
+    try withRawCLI { cli in
+      let environment: [String: Bytes] = [
+        "STASH_HOME": Bytes(cli.sandbox + "/home"), "STASH_NOW": Self.now,
+      ]
+      let run = try cli.run(["sync", "enable", "--cloud", "missing"], environment: environment)
+      #expect(run.status == 1, "\(run)")
+      withKnownIssue("sync enable creates the device folder before checking the shared folder") {
+        #expect(!FileManager.default.fileExists(atPath: cli.sandbox + "/home"), "\(run)")
+      }
+    }
+  }
+
+  /// Owned by the sync work (SyncCommands.swift): `--json` on a writing command prints the
+  /// result as JSON everywhere but in `sync enable` and `sync disable`.
+  @Test(arguments: [["sync", "enable", "--cloud", "cloud"], ["sync", "disable"]])
+  func syncEnableAndDisablePrintJSONWhenAsked(command: [String]) throws {
+    try withRawCLI { cli in
+      try FileManager.default.createDirectory(
+        atPath: cli.sandbox + "/cloud", withIntermediateDirectories: true)
+      let environment: [String: Bytes] = [
+        "STASH_HOME": Bytes(cli.sandbox + "/home"), "STASH_NOW": Self.now,
+      ]
+      #expect(try cli.run(["init"], environment: environment).status == 0)
+      let run = try cli.run(command.map { Bytes($0) } + ["--json"], environment: environment)
+      #expect(run.status == 0, "\(run)")
+      withKnownIssue("sync enable and disable print text with --json") {
+        _ = try JSONParser.parse(run.standardOutput)
+      }
+    }
+  }
+
+  /// Owned by the doctor work (DeviceFolder+Doctor): on a device entitled to sync whose
+  /// mirror does not exist yet, `doctor` opens the mirror through `DeviceFolder.mirror`, which
+  /// creates `cloud.store`, and then says nothing was changed.
+  @Test func doctorCreatesNoMirror() throws {
+    try withRawCLI { cli in
+      try FileManager.default.createDirectory(
+        atPath: cli.sandbox + "/cloud", withIntermediateDirectories: true)
+      let environment: [String: Bytes] = [
+        "STASH_HOME": Bytes(cli.sandbox + "/home"), "STASH_NOW": Self.now,
+      ]
+      #expect(try cli.run(["init"], environment: environment).status == 0)
+      let enable = try cli.run(
+        ["sync", "enable", "--cloud", Bytes(cli.sandbox + "/cloud")], environment: environment)
+      #expect(enable.status == 0, "\(enable)")
+      let before = FolderSnapshot(of: cli.sandbox)
+      let run = try cli.run(["doctor"], environment: environment)
+      #expect(run.status == 0, "\(run)")
+      withKnownIssue("doctor creates cloud.store on an entitled device without one") {
+        #expect(FolderSnapshot(of: cli.sandbox).differences(from: before) == [])
+      }
+    }
+  }
 }
