@@ -6,8 +6,8 @@ import StashModel
 /// What every command needs besides its own arguments: the device folder, how to open it,
 /// and where output goes.
 struct Session {
-  /// The device folder: `--home`, else `$STASH_HOME`, else `$XDG_DATA_HOME/stash`, else
-  /// `~/.local/share/stash`.
+  /// The device folder: `--home`, else `$STASH_HOME`, else `$XDG_DATA_HOME/stash` (when
+  /// absolute), else `$HOME/.local/share/stash` (see ``DeviceFolder/defaultHome(environment:)``).
   let home: String
   /// Whether `--json` was given.
   let wantsJSON: Bool

@@ -13,7 +13,14 @@
 //   resolution choice. Values that parse but are refused by the model or the store (a
 //   negative quantity, a latitude of 200, an unknown item, an argument that is not UTF-8,
 //   a home that is a file) are refusals (exit 1).
-// - Colour only on a terminal without NO_COLOR; every message goes to standard error.
+// - The environment is input too: a `STASH_NOW` that is not a usable time, a home variable
+//   that is not UTF-8, or a relative `HOME` that would decide the folder is refused (exit 1,
+//   not 2: it is not the command line, and 'See --help' would not help), before any command
+//   runs. `--help` and usage mistakes are answered first.
+// - A `default.store` that is not a file (a folder, a FIFO, a link loop) is damage (exit 4)
+//   for every command, as `doctor` says.
+// - Colour only on a terminal without NO_COLOR; every message goes to standard error, and
+//   everything printed has its control and bidi characters escaped (TerminalText).
 import ArgumentParsing
 import Foundation
 
