@@ -11,12 +11,17 @@ enum Suggestion {
   ///   - candidates: The known names, written the same way (`"--quantity"`).
   /// - Returns: The closest candidate, or `nil` when none is close.
   static func closest(to typed: String, in candidates: [String]) -> String? {
+    let typedCount = typed.count
+    let typedLetters = typed.drop { $0 == "-" }.count
     var best: (name: String, distance: Int)?
     for candidate in candidates where candidate != typed {
-      let distance = editDistance(typed, candidate)
       let letters = candidate.drop { $0 == "-" }.count
       let limit = min(3, max(1, letters / 3))
-      let isPrefix = typed.drop { $0 == "-" }.count >= 3 && candidate.hasPrefix(typed)
+      let isPrefix = typedLetters >= 3 && candidate.hasPrefix(typed)
+      // The distance is at least the difference in length: a token far longer than every
+      // name (a pasted paragraph) is never compared letter by letter.
+      guard isPrefix || abs(typedCount - candidate.count) <= limit else { continue }
+      let distance = editDistance(typed, candidate)
       guard distance <= limit || isPrefix else { continue }
       if best == nil || distance < best!.distance { best = (candidate, distance) }
     }

@@ -68,13 +68,14 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// A command that needs a subcommand was run alone.
     ///
-    /// The caller should show the command's help (on standard error) rather than the message.
+    /// The caller should show the command's help (on standard error) before the message and
+    /// the help hint, so that this error ends like every other.
     case missingSubcommand
   }
 
   /// What sort of mistake the command line made.
   ///
-  /// For ``Kind/missingSubcommand`` the caller shows the command's help instead of the message.
+  /// For ``Kind/missingSubcommand`` the caller shows the command's help before it.
   public var kind: Kind
 
   /// The message for the user, without the help hint.

@@ -35,16 +35,20 @@ extension DeviceFolder {
 
   /// Copies a photo file into the folder's blobs.
   ///
-  /// - Parameter path: The photo file.
+  /// - Parameter path: The photo file: a regular file (a FIFO or a device is refused at once,
+  ///   never waited on).
   /// - Returns: The reference an item stores.
   /// - Throws: ``StashError`` when the file cannot be read or stored.
   public func storePhoto(at path: String) throws(StashError) -> BlobRef {
-    do throws(BlobError) {
-      return try blobs.store(contentsOf: path)
+    let bytes: [UInt8]
+    do throws(InputFile.Problem) {
+      bytes = try InputFile.read(path, fileSystem: fileSystem)
     } catch {
-      if case .unreadable(_, let reason) = error {
-        throw .refused("Cannot read the photo '\(path)': \(reason.reason)")
-      }
+      throw .refused("Cannot read the photo '\(path)': \(error.reason); give a photo file")
+    }
+    do throws(BlobError) {
+      return try blobs.store(bytes)
+    } catch {
       throw .refused(error.description)
     }
   }

@@ -84,19 +84,16 @@ extension DeviceFolder {
   /// the CSV header, else JSON lines). Nothing is written.
   ///
   /// - Parameters:
-  ///   - path: The file.
+  ///   - path: The file: a regular file (a FIFO or a device is refused at once).
   ///   - now: The creation time of items without one.
   /// - Returns: The checked items.
   /// - Throws: ``StashError`` (refused) naming the file and line of the first problem.
   public static func readImport(at path: String, now: Timestamp) throws(StashError)
     -> ImportFile
   {
-    let files = POSIXFileSystem()
     let bytes: [UInt8]
-    do throws(FileSystemError) {
-      let descriptor = try files.open(path, .readOnly)
-      defer { files.close(descriptor) }
-      bytes = try files.read(descriptor, count: Int(try files.identity(of: descriptor).size), at: 0)
+    do throws(InputFile.Problem) {
+      bytes = try InputFile.read(path, fileSystem: POSIXFileSystem())
     } catch {
       throw .refused("Cannot read '\(path)': \(error.reason)")
     }

@@ -95,17 +95,6 @@ public final class DeviceFolder: Sendable {
     self.fileSystem = options.fileSystem
   }
 
-  /// The default device folder: `$STASH_HOME`, else `$XDG_DATA_HOME/stash`, else
-  /// `~/.local/share/stash`.
-  public static func defaultHome(
-    environment: [String: String] = ProcessInfo.processInfo.environment
-  ) -> String {
-    if let home = environment["STASH_HOME"], !home.isEmpty { return home }
-    if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/stash" }
-    let user = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-    return user + "/.local/share/stash"
-  }
-
   /// Opens a device folder.
   ///
   /// The local store opens (or is created). The mirror opens on first use of ``mirror``, only

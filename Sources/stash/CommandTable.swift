@@ -20,6 +20,11 @@ enum CommandTable {
 
       Exit status: 0 done, 1 refused (bad input, not found, ambiguous, not enough stock), \
       2 usage mistake, 3 the folder is busy (another stash is writing it), 4 a damaged store.
+
+      Environment: STASH_NOW=SECONDS fixes the clock for scripts, in seconds since 1970 \
+      written in plain digits (1764441600 or 1764441600.25, the years 1 to 9999); any other \
+      value is refused (exit 1) and an empty one means the real clock. STASH_HOME, else \
+      XDG_DATA_HOME/stash (when absolute), else HOME/.local/share/stash is the device folder.
       """,
     options: [
       OptionSpec(
@@ -160,7 +165,8 @@ enum CommandTable {
       CSV has a header line (id, name, brand, quantity, unit, notes, location, \
       lowStockThreshold, barcode, photo, photoSize, createdAt, updatedAt). JSON lines hold \
       one item per line: the record as stored, its hash, and its location's name. Photo \
-      bytes stay in the device folder.
+      bytes stay in the device folder. The output is always the format --format names, so \
+      --json changes nothing here.
       """,
     options: [
       OptionSpec(

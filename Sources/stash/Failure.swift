@@ -31,17 +31,17 @@ enum Failure {
   ///
   /// - Parameters:
   ///   - error: What the command threw.
-  ///   - parser: The parser, to show a command's help when a subcommand is missing.
+  ///   - parser: The parser, to show a command's help when a subcommand is missing. Every
+  ///     usage error, that one too, ends with its message and the `See '… --help'` line.
   /// - Returns: The exit status.
   static func report(_ error: any Error, parser: ArgumentParser? = nil) -> Int32 {
     switch error {
     case let usage as UsageError:
       if usage.kind == .missingSubcommand, let help = parser?.help(for: usage.path) {
-        printError(help)
-      } else {
-        printError(usage.message)
-        printError(usage.helpHint)
+        printTrusted(help + "\n")
       }
+      printError(usage.message)
+      printError(usage.helpHint)
       return ExitStatus.usage
     case let failure as StashError:
       printError(failure.message)
@@ -59,7 +59,15 @@ enum Failure {
     }
   }
 
+  /// Prints a one-line message on standard error, with every control character in it (a
+  /// line feed too) written as `\u{…}` (``TerminalText``), since messages echo what people
+  /// typed. This is the only way messages reach standard error.
   static func printError(_ text: String) {
+    printTrusted(TerminalText.neutralized(text))
+  }
+
+  /// Prints text this tool wrote itself (help) on standard error, as it is.
+  private static func printTrusted(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
   }
 }

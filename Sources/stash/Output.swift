@@ -11,19 +11,21 @@ struct Output {
     usesColor = !noColor && environment["TERM"] != "dumb" && isatty(STDOUT_FILENO) == 1
   }
 
-  /// Prints one line (or several, joined by newlines).
+  /// Prints one line (or several, joined by newlines), with control characters neutralized
+  /// (``TerminalText``): only this tool's own colour sequences reach the terminal.
   func line(_ text: String = "") {
-    print(text)
+    print(TerminalText.neutralized(text, keepingLayout: true, keepingColour: usesColor))
   }
 
-  /// Prints lines.
+  /// Prints lines, as ``line(_:)`` does.
   func lines(_ texts: [String]) {
-    for text in texts { print(text) }
+    for text in texts { line(text) }
   }
 
-  /// Prints a value as compact JSON on one line (our writer: deterministic, bit-exact).
+  /// Prints a value as compact JSON on one line (our writer: deterministic, bit-exact), with
+  /// the characters ``TerminalText`` neutralizes written as `\uXXXX` escapes: the same value.
   func json(_ value: JSONValue) {
-    print(JSONWriter.string(value))
+    print(TerminalText.neutralizedJSON(JSONWriter.string(value)))
   }
 
   /// Prints an object as compact JSON on one line.

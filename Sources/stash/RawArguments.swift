@@ -26,7 +26,7 @@ enum RawArguments {
   }
 
   /// The bytes with every byte outside printable ASCII written as `\xHH`.
-  private static func escaped(_ bytes: UnsafeRawBufferPointer) -> String {
+  static func escaped(_ bytes: UnsafeRawBufferPointer) -> String {
     bytes.map { byte in
       (0x20..<0x7F).contains(byte) && byte != UInt8(ascii: "\\")
         ? String(UnicodeScalar(byte)) : "\\x" + hex(byte)

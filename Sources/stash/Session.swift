@@ -6,8 +6,8 @@ import StashModel
 /// What every command needs besides its own arguments: the device folder, how to open it,
 /// and where output goes.
 struct Session {
-  /// The device folder: `--home`, else `$STASH_HOME`, else `$XDG_DATA_HOME/stash`, else
-  /// `~/.local/share/stash`.
+  /// The device folder: `--home`, else `$STASH_HOME`, else `$XDG_DATA_HOME/stash` (when
+  /// absolute), else `$HOME/.local/share/stash` (see ``DeviceFolder/defaultHome(environment:)``).
   let home: String
   /// Whether `--json` was given.
   let wantsJSON: Bool
@@ -17,10 +17,22 @@ struct Session {
   /// How long a command waits for another process holding the folder's lock, in seconds.
   static let lockTimeout = 3.0
 
-  init(arguments: ParsedArguments, environment: [String: String]) {
-    home = arguments.string("home") ?? DeviceFolder.defaultHome(environment: environment)
+  /// The session for a parsed command line.
+  ///
+  /// - Throws: ``ModelError`` for a variable that is not UTF-8 or a `STASH_NOW` that is not a
+  ///   usable time (checked first, for every command); ``StashError`` when there is no
+  ///   `--home` and the environment names no usable default folder.
+  init(arguments: ParsedArguments, environment: RawEnvironment) throws {
+    try environment.requireUTF8("STASH_NOW")
+    _ = try Timestamp.fixed(environment: environment.values)
+    if let home = arguments.string("home") {
+      self.home = home
+    } else {
+      for name in ["STASH_HOME", "XDG_DATA_HOME", "HOME"] { try environment.requireUTF8(name) }
+      home = try DeviceFolder.defaultHome(environment: environment.values)
+    }
     wantsJSON = arguments.flag("json")
-    output = Output(environment: environment)
+    output = Output(environment: environment.values)
   }
 
   /// Opens the folder without creating anything: a folder without a store reads as empty.
@@ -28,6 +40,7 @@ struct Session {
   /// - Throws: ``StashError``: busy, damaged, or the home is not a folder.
   func openForReading() throws(StashError) -> DeviceFolder {
     try refuseHomeThatIsNotAFolder()
+    try refuseBrokenInventoryFile()
     return try DeviceFolder.open(at: home, options: options(creating: false))
   }
 
@@ -44,6 +57,7 @@ struct Session {
   ) throws(StashError) -> DeviceFolder {
     if let reading, reading.hasInventory { return reading }
     try refuseHomeThatIsNotAFolder()
+    try refuseBrokenInventoryFile()
     let device = try DeviceFolder.open(
       at: home, options: options(creating: true, deviceName: deviceName))
     if device.wasCreated && announce {
@@ -57,22 +71,21 @@ struct Session {
       createIfMissing: creating, deviceName: deviceName, lockTimeout: Self.lockTimeout)
   }
 
-  /// A file (or anything but a folder) where the device folder or one of its parents should
-  /// be means the folder can never be created: say so plainly instead of a system error.
-  private func refuseHomeThatIsNotAFolder() throws(StashError) {
-    var path = home
-    while !path.isEmpty {
-      var isFolder: ObjCBool = false
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-        guard !isFolder.boolValue else { return }
-        let what = path == home ? "is a file" : "cannot be created: '\(path)' is a file"
-        throw .refused(
-          "The device folder '\(home)' \(what), not a folder; choose another with "
-            + "'--home DIR' or STASH_HOME")
-      }
-      let parent = (path as NSString).deletingLastPathComponent
-      if parent == path { return }
-      path = parent
-    }
+  /// Refuses a home that can never be a folder (a file, a link loop) with a plain message
+  /// instead of a system error.
+  ///
+  /// - Throws: ``StashError`` (refused).
+  func refuseHomeThatIsNotAFolder() throws(StashError) {
+    try DeviceFolder.checkHome(home)
+  }
+
+  /// Refuses a folder whose inventory is there but is not a file or cannot be read, before
+  /// anything is opened (so nothing is written).
+  ///
+  /// - Parameter includingKind: Also refuse one that is a folder or a FIFO (`doctor` lists
+  ///   that as damage in its report instead).
+  /// - Throws: ``StashError`` (damaged).
+  func refuseBrokenInventoryFile(includingKind: Bool = true) throws(StashError) {
+    try DeviceFolder.checkInventoryFile(in: home, includingKind: includingKind)
   }
 }

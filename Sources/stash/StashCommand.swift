@@ -13,7 +13,14 @@
 //   resolution choice. Values that parse but are refused by the model or the store (a
 //   negative quantity, a latitude of 200, an unknown item, an argument that is not UTF-8,
 //   a home that is a file) are refusals (exit 1).
-// - Colour only on a terminal without NO_COLOR; every message goes to standard error.
+// - The environment is input too: a `STASH_NOW` that is not a usable time, a home variable
+//   that is not UTF-8, or a relative `HOME` that would decide the folder is refused (exit 1,
+//   not 2: it is not the command line, and 'See --help' would not help), before any command
+//   runs. `--help` and usage mistakes are answered first.
+// - A `default.store` that is not a file (a folder, a FIFO, a link loop) is damage (exit 4)
+//   for every command, as `doctor` says.
+// - Colour only on a terminal without NO_COLOR; every message goes to standard error, and
+//   everything printed has its control and bidi characters escaped (TerminalText).
 import ArgumentParsing
 import Foundation
 
@@ -23,13 +30,14 @@ import Foundation
 /// Every failure, whatever its source, is turned into a message and an exit status by
 /// ``Failure`` (the one place that maps errors to exit codes): 0 done (and `--help`,
 /// `--version`), 1 refused, 2 usage, 3 store busy, 4 damaged store. A command that needs a
-/// subcommand, run alone, prints its help on standard error and exits with 2.
+/// subcommand, run alone, prints its help on standard error, then the message and the
+/// `See '… --help'` line every usage mistake ends with, and exits with 2.
 @main
 enum StashCommand {
   static func main() {
     let status: Int32
     do {
-      status = run(try RawArguments.read())
+      status = run(try RawArguments.read(), environment: RawEnvironment.read())
     } catch {
       status = Failure.report(error)
     }
@@ -37,9 +45,7 @@ enum StashCommand {
   }
 
   /// Runs one command line (the arguments after the tool's name) and returns the exit status.
-  static func run(
-    _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
-  ) -> Int32 {
+  static func run(_ arguments: [String], environment: RawEnvironment) -> Int32 {
     let parser = ArgumentParser(root: CommandTable.root)
     do {
       switch try parser.parse(arguments) {
@@ -53,7 +59,7 @@ enum StashCommand {
         guard let handler = CommandRegistry.handler(for: parsed.path) else {
           throw NotImplemented(command: ([CommandTable.root.name] + parsed.path))
         }
-        let session = Session(arguments: parsed, environment: environment)
+        let session = try Session(arguments: parsed, environment: environment)
         return try handler.run(parsed, in: session)
       }
     } catch {

@@ -81,6 +81,10 @@ import Testing
     #expect(run.status == 2)
     #expect(run.standardOutput.isEmpty)
     #expect(run.standardError.hasPrefix("OVERVIEW: Manage the places items are kept\n"))
+    #expect(
+      run.standardError.hasSuffix(
+        "\n\nMissing subcommand for 'stash location'; use one of 'add', 'list', 'edit', "
+          + "'delete'\nSee 'stash location --help'\n"))
   }
 
   @Test(arguments: [

@@ -27,6 +27,51 @@ import Testing
     }
   }
 
+  @Test(arguments: [
+    ("\u{FEFF}", "shows nothing"), ("\u{200B}", "shows nothing"), ("\u{200D}", "shows nothing"),
+    ("\u{200B}\u{FEFF} \u{2060}", "shows nothing"), ("\u{3164}", "shows nothing"),
+    ("\u{115F}\u{1160}", "shows nothing"), ("\u{2800}", "shows nothing"),
+    ("\u{FE0F}", "shows nothing"), ("\u{200F}", "shows nothing"), ("\u{AD}", "shows nothing"),
+    ("\u{E0041}", "shows nothing"), ("\u{202E}abc", "character U+202E"), ("ab\u{202D}c", "U+202D"),
+    ("x\u{2067}y", "U+2067"), ("\u{2066}a\u{2069}", "U+2066"), ("a\u{202A}", "U+202A"),
+    ("a\u{202C}", "U+202C"), ("\u{202E}", "U+202E"),
+  ])
+  func invisibleOrBidiControlledNamesAreRefusedNamingTheField(name: String, reason: String) {
+    func refuses(_ validate: () throws -> Void, _ field: String) -> Bool {
+      do {
+        try validate()
+        return false
+      } catch {
+        let message = (error as? ModelError)?.message ?? ""
+        // Compared as bytes: a joiner after the quote joins its grapheme cluster.
+        return message.utf8.starts(with: "The \(field) '".utf8) && message.contains(reason)
+          && !message.hasSuffix(".")
+      }
+    }
+    #expect(refuses({ try Self.item(name: name).validate() }, "item name"))
+    #expect(refuses({ try Location(name: name, createdAt: Self.time).validate() }, "location name"))
+    #expect(refuses({ try Validate.name(name, of: "device") }, "device name"))
+  }
+
+  @Test(arguments: [
+    "\u{5E9}\u{5DE}\u{5E4}\u{5D5}", "\u{634}\u{627}\u{645}\u{628}\u{648}", "🧴",
+    "👩\u{200D}👩\u{200D}👧", "e\u{301}te", "Ölfarbe", "1\u{FE0F}\u{20E3}", "\u{5D0}\u{200F}1",
+    "a\u{200D}b", "한국어", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", " padded ", "\u{FEFF}Soap",
+  ])
+  func namesInEveryScriptAreKept(name: String) throws {
+    try Self.item(name: name).validate()
+    try Location(name: name, createdAt: Self.time).validate()
+  }
+
+  @Test func otherOneLineTextsRefuseBidiControlsAndInvisibleOnlyText() throws {
+    let brand = Item(name: "Soap", brand: "\u{FEFF}", createdAt: Self.time)
+    #expect(throws: ModelError.self) { try brand.validate() }
+    #expect(throws: ModelError.self) { try Self.item(unit: "\u{202E}ebut").validate() }
+    #expect(throws: ModelError.self) { try Self.item(barcode: "\u{200B}\u{200B}").validate() }
+    try Self.item(unit: " ").validate()  // spaces alone were always allowed outside names
+    try Self.item(notes: "left \u{202E}right").validate()  // notes may hold them; shown escaped
+  }
+
   @Test(arguments: [Int64(-1), -1_000, 1_000_001, .max, .min])
   func negativeOrAbsurdQuantitiesAreRefused(quantity: Int64) {
     #expect(throws: ModelError.self) { try Self.item(quantity: quantity).validate() }

@@ -18,18 +18,40 @@ public enum Limits {
 }
 
 /// Validation helpers shared by the inventory models.
-enum Validate {
-  /// A name: not empty after trimming spaces, no control characters, at most `Limits.shortText`.
-  static func name(_ text: String, of what: String) throws(ModelError) {
+///
+/// Text rules, where DESIGN.md is silent: a name must show something, so a name made only of
+/// invisible characters (spaces, zero-width spaces and joiners, U+FEFF, other format and
+/// default-ignorable characters, the braille blank) is refused; and no name or other one-line
+/// text may hold a bidirectional embedding, override or isolate (U+202A to U+202E, U+2066 to
+/// U+2069), which reorder how the text around them is shown ("Trojan Source"). Letters of every
+/// script, emoji (joiners included), combining marks and the plain direction marks
+/// U+200E/U+200F/U+061C inside visible text are kept. Notes and messages (multi-line texts)
+/// may hold bidi controls; the `stash` tool shows them escaped.
+public enum Validate {
+  /// A name: not empty after trimming spaces, no control characters, at most `Limits.shortText`,
+  /// no bidi controls, and not only invisible characters.
+  ///
+  /// - Parameters:
+  ///   - text: The name.
+  ///   - what: What it names, such as `"item"` or `"device"`.
+  /// - Throws: ``ModelError`` saying what is wrong, naming the field.
+  public static func name(_ text: String, of what: String) throws(ModelError) {
     guard !text.allSatisfy(\.isWhitespace) else {
       let article = "aeiou".contains(what.first ?? "x") ? "An" : "A"
       throw ModelError("\(article) \(what) needs a name that is not empty")
     }
-    try shortText(text, field: "name", of: what)
+    try oneLine(text, field: "name", of: what, needsVisibleText: true)
   }
 
-  /// A one-line text: no control characters, at most `Limits.shortText` characters.
+  /// A one-line text: no control characters or bidi controls, at most `Limits.shortText`
+  /// characters, and, unless empty or only spaces, something visible.
   static func shortText(_ text: String, field: String, of what: String) throws(ModelError) {
+    try oneLine(text, field: field, of: what, needsVisibleText: false)
+  }
+
+  private static func oneLine(
+    _ text: String, field: String, of what: String, needsVisibleText: Bool
+  ) throws(ModelError) {
     guard text.count <= Limits.shortText else {
       throw ModelError(
         "The \(what) \(field) '\(text.prefix(40))...' is longer than \(Limits.shortText) characters"
@@ -37,6 +59,19 @@ enum Validate {
     }
     guard !text.unicodeScalars.contains(where: isControl) else {
       throw ModelError("The \(what) \(field) '\(text)' contains a control character")
+    }
+    if let control = text.unicodeScalars.first(where: isBidiControl) {
+      throw ModelError(
+        "The \(what) \(field) '\(text)' contains the bidirectional control character "
+          + "\(codePoint(control)), which reorders the text shown around it; remove it")
+    }
+    let hidden = text.unicodeScalars.contains { isInvisible($0) && !$0.properties.isWhitespace }
+    if (needsVisibleText || hidden) && text.unicodeScalars.allSatisfy(isInvisible) {
+      let fix =
+        needsVisibleText
+        ? "type a name that can be read" : "type text that can be read, or leave it out"
+      throw ModelError(
+        "The \(what) \(field) '\(text)' shows nothing: it is only invisible characters; \(fix)")
     }
   }
 
@@ -109,6 +144,25 @@ enum Validate {
 
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+  }
+
+  /// The embeddings, overrides and isolates, and their terminators.
+  private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+    (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+  }
+
+  /// Whitespace, format characters (zero-width spaces and joiners, U+FEFF, direction marks),
+  /// default-ignorable code points (Hangul fillers, variation selectors) and the braille blank.
+  private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+    let properties = scalar.properties
+    return properties.isWhitespace || properties.generalCategory == .format
+      || properties.isDefaultIgnorableCodePoint || scalar.value == 0x2800
+  }
+
+  /// `U+202E`.
+  private static func codePoint(_ scalar: Unicode.Scalar) -> String {
+    let hex = String(scalar.value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
   }
 }
 

@@ -28,16 +28,58 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
   /// The current time, or the time fixed by `STASH_NOW` (seconds since 1970) when set.
   ///
-  /// `STASH_NOW` makes scripts and fixtures reproducible.
+  /// `STASH_NOW` makes scripts and fixtures reproducible. A value ``fixed(environment:)``
+  /// refuses is ignored here, so an embedding app never fails for it; the `stash` tool
+  /// refuses such a value before it runs a command.
   public static func now(environment: [String: String] = ProcessInfo.processInfo.environment)
     -> Timestamp
   {
-    if let text = environment["STASH_NOW"], let seconds = Double(text),
-      let fixed = Timestamp(secondsSince1970: seconds)
-    {
-      return fixed
-    }
+    if let fixed = try? fixed(environment: environment) { return fixed }
     return Timestamp(Date())
+  }
+
+  /// The time `STASH_NOW` fixes, or `nil` when it is unset or empty.
+  ///
+  /// The value is a number of seconds since 1970 in plain decimal notation: an optional `-`,
+  /// digits, and optionally a `.` followed by digits (`1764441600`, `1764441600.25`), from
+  /// ``Limits/earliestDate`` through ``Limits/latestDate`` (the years 1 to 9999). Anything
+  /// else (`1e9`, `nan`, ` 5`, `+5`, a date beyond the year 9999) is refused rather than
+  /// ignored, so a script never runs at a time it did not ask for.
+  ///
+  /// - Parameter environment: The variables to read.
+  /// - Returns: The fixed time, or `nil` for the real clock.
+  /// - Throws: ``ModelError`` naming `STASH_NOW` and its value.
+  public static func fixed(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(ModelError) -> Timestamp? {
+    guard let text = environment["STASH_NOW"], !text.isEmpty else { return nil }
+    guard let seconds = plainSeconds(text) else {
+      throw ModelError(
+        "STASH_NOW '\(text)' is not a time; set it to seconds since 1970 in plain digits, "
+          + "such as '1764441600', or unset it")
+    }
+    guard let time = Timestamp(secondsSince1970: seconds),
+      (Limits.earliestDate...Limits.latestDate).contains(seconds)
+    else {
+      throw ModelError(
+        "STASH_NOW '\(text)' is not between the years 1 and 9999; set it to seconds since 1970 "
+          + "from \(Int64(Limits.earliestDate)) to \(Int64(Limits.latestDate)), or unset it")
+    }
+    return time
+  }
+
+  /// `-`, digits, and optionally `.` and digits, as a `Double`; `nil` for anything else.
+  private static func plainSeconds(_ text: String) -> Double? {
+    let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    var rest = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+    let whole = rest.prefix(while: isDigit)
+    guard !whole.isEmpty else { return nil }
+    rest = rest.dropFirst(whole.count)
+    if let point = rest.first {
+      guard point == UInt8(ascii: "."), rest.count > 1, rest.dropFirst().allSatisfy(isDigit)
+      else { return nil }
+    }
+    return Double(text)
   }
 
   public var description: String { "\(secondsSince1970)" }

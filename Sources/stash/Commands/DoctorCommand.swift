@@ -6,10 +6,17 @@ import StashModel
 ///
 /// Exit status 4 when a store or a photo is damaged, 3 when another process holds the folder,
 /// else 0 (warnings and notes, such as open conflicts or dangling references, do not fail).
+/// A home that can never be a folder (a file, a link loop) is refused with exit 1 and the
+/// message every other command gives: there is no store to call damaged, and "nothing to
+/// check" with exit 0 would tell a script the folder is fine while every other command fails.
+/// An inventory that cannot even be looked at (a link loop) is damage (exit 4), as for every
+/// other command; one that is a folder or a FIFO is listed as damage in the report.
 enum DoctorCommand: StashHandler {
   static let path = ["doctor"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
+    try session.refuseHomeThatIsNotAFolder()
+    try session.refuseBrokenInventoryFile(includingKind: false)
     let report = try DeviceFolder.examine(
       at: session.home, options: .init(createIfMissing: false, lockTimeout: Session.lockTimeout))
     if session.wantsJSON {

@@ -16,6 +16,7 @@ enum InitCommand: StashHandler {
         "A device needs a name that is not empty; leave out '--name' "
           + "to use the host name")
     }
+    if let name { try Validate.name(name, of: "device") }
     let existing = try session.openForReading()
     let device = try session.openForWriting(
       reusing: existing, deviceName: name, announce: false)
