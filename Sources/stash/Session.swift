@@ -53,8 +53,10 @@ struct Session {
   }
 
   private func options(creating: Bool, deviceName: String? = nil) -> DeviceFolder.Options {
+    // Opened for reading, a store file changes only when a save has something to write.
     DeviceFolder.Options(
-      createIfMissing: creating, deviceName: deviceName, lockTimeout: Self.lockTimeout)
+      createIfMissing: creating, deviceName: deviceName, lockTimeout: Self.lockTimeout,
+      access: creating ? .writing : .reading, notices: { Failure.printError($0.message) })
   }
 
   /// A file (or anything but a folder) where the device folder or one of its parents should
