@@ -47,6 +47,8 @@ public struct Reconciler: Sendable {
     var plan = Plan(
       local: local.content, mirror: mirror.content, keys: keys, now: clock(),
       device: local.deviceID)
+    // Opening does not hash every row; a row whose content leaves the store is checked here.
+    try local.verifyHashes(of: plan.decisions.flatMap { $0.situation.localRows })
     try write(&plan)
     return plan.report
   }

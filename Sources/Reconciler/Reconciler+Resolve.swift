@@ -35,6 +35,7 @@ extension Reconciler {
     let key = conflict.key
     let rows = content.rows(for: key)
     guard rows.count <= 1 else { throw ResolutionError.duplicateRows(key, rows.count) }
+    try local.verifyHashes(of: rows)
     let leaves = mirror.content.side(for: key).leaves
     let seen = Set(conflict.sides.compactMap(\.snapshot?.hash))
     let current = rows.first?.hash ?? content.tombstones[key]?.hash
