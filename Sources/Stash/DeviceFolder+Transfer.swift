@@ -92,14 +92,24 @@ extension DeviceFolder {
     -> ImportFile
   {
     let files = POSIXFileSystem()
-    let bytes: [UInt8]
+    var bytes: [UInt8]?
+    var size: Int64 = 0
     do throws(FileSystemError) {
       let descriptor = try files.open(path, .readOnly)
       defer { files.close(descriptor) }
-      bytes = try files.read(descriptor, count: Int(try files.identity(of: descriptor).size), at: 0)
+      size = try files.identity(of: descriptor).size
+      if size <= TransferLimits.maximumFileBytes {
+        bytes = try files.read(descriptor, count: Int(size), at: 0)
+      }
     } catch {
       throw .refused("Cannot read '\(path)': \(error.reason)")
     }
+    guard let bytes else {
+      throw .refused(
+        "The file '\(path)' is \(size >> 20) MiB, more than the "
+          + "\(TransferLimits.maximumFileBytes >> 20) MiB an import may be; split it")
+    }
+    try TransferLimits.checkLines(of: bytes, path: path)
     guard let text = String(validating: bytes, as: UTF8.self) else {
       throw .refused("The file '\(path)' is not UTF-8 text; export it again with 'stash export'")
     }
@@ -269,5 +279,30 @@ extension DeviceFolder {
       entries.append(ImportEntry(line: number, item: item, locationName: text("location")))
     }
     return entries
+  }
+}
+
+/// How large a file `stash import` reads.
+public enum TransferLimits {
+  /// The largest import file: 512 MiB (a million items of a few hundred bytes each). A larger
+  /// file is refused before it is read.
+  public static let maximumFileBytes: Int64 = 512 << 20
+  /// The longest line of an import file: 1 MiB, the longest line a store may hold, so that a
+  /// huge field is refused before it is parsed.
+  public static let maximumLineBytes = LogLimits.maximumLineLength
+
+  static func checkLines(of bytes: [UInt8], path: String) throws(StashError) {
+    var line = 1
+    var start = 0
+    for index in 0...bytes.count {
+      guard index == bytes.count || bytes[index] == UInt8(ascii: "\n") else { continue }
+      guard index - start <= maximumLineBytes else {
+        throw .refused(
+          "Line \(line) of '\(path)' is longer than the \(maximumLineBytes >> 20) MiB a line "
+            + "may be; nothing was imported")
+      }
+      line += 1
+      start = index + 1
+    }
   }
 }
