@@ -50,14 +50,14 @@ extension Reconciler {
     let resolved = newVersion(of: chosen, at: now, localRow: rows.first?.record, leaves: leaves)
     let parents = seen
 
-    let mark = mirror.file.mark
-    try mirror.update { _, transaction in
-      transaction.write(resolved, parents: parents, author: local.deviceID, at: now)
-    }
-    conflict.state = .resolved
-    conflict.resolution = ConflictResolution(
-      choice: choice.description, at: now, by: local.deviceID, result: resolved.hash)
-    do {
+    // The mirror is rolled back if the local write fails, and does not compact meanwhile.
+    try mirror.file.withRollback {
+      try mirror.update { _, transaction in
+        transaction.write(resolved, parents: parents, author: local.deviceID, at: now)
+      }
+      conflict.state = .resolved
+      conflict.resolution = ConflictResolution(
+        choice: choice.description, at: now, by: local.deviceID, result: resolved.hash)
       try local.update("the resolution of conflict '\(id.short)'", origin: .reconciler) {
         content, transaction in
         if content.checkpointMirror != mirror.storeID {
@@ -83,9 +83,6 @@ extension Reconciler {
         }
         transaction.put(conflict)
       }
-    } catch {
-      try? mirror.file.rollBack(to: mark)
-      throw error
     }
     return conflict
   }
