@@ -74,7 +74,7 @@ extension FaultInjectingFileSystem {
   public func synchronize(_ file: FileDescriptor) throws(FileSystemError) {
     let (path, name) = describe(file)
     try simple(
-      .fsync, path, descriptor: file.rawValue, name: name, matching: { $0 == .synchronize }
+      .fsync, path, descriptor: file.rawValue, name: name, fault: .synchronize
     ) {
       () throws(FileSystemError) in try base.synchronize(file)
     }
@@ -83,7 +83,7 @@ extension FaultInjectingFileSystem {
   public func truncate(_ file: FileDescriptor, to size: Int64) throws(FileSystemError) {
     let (path, name) = describe(file)
     try simple(
-      .truncate, path, descriptor: file.rawValue, name: name, matching: { $0 == .truncate }
+      .truncate, path, descriptor: file.rawValue, name: name, fault: .truncate
     ) {
       () throws(FileSystemError) in try base.truncate(file, to: size)
     }
@@ -105,7 +105,7 @@ extension FaultInjectingFileSystem {
   }
 
   public func rename(_ source: String, to destination: String) throws(FileSystemError) {
-    try simple(.rename, source + " -> " + destination, name: source, matching: { $0 == .rename }) {
+    try simple(.rename, source + " -> " + destination, name: source, fault: .rename) {
       () throws(FileSystemError) in try base.rename(source, to: destination)
     }
   }

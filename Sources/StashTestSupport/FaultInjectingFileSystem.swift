@@ -275,10 +275,9 @@ public final class FaultInjectingFileSystem: FileSystem {
   /// Runs a call that either happens, fails, or meets the stopped machine.
   func simple<T>(
     _ operation: Operation, _ path: String, descriptor: Int32? = nil, name: String? = nil,
-    matching match: (Fault) -> Bool = { _ in false },
-    _ call: () throws(FileSystemError) -> T
+    fault matching: Fault? = nil, _ call: () throws(FileSystemError) -> T
   ) throws(FileSystemError) -> T {
-    let (fate, fault) = self.fate(operation, path, descriptor: descriptor, matching: match)
+    let (fate, fault) = self.fate(operation, path, descriptor: descriptor) { $0 == matching }
     switch fate {
     case .proceed where fault != nil: throw injected(operation, name ?? path)
     case .proceed: return try call()
