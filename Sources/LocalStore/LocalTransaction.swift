@@ -114,12 +114,15 @@ public struct LocalTransaction: Sendable {
       })
   }
 
-  /// Checks that the record's model is registered with its fields, and that the record is no
-  /// larger than ``RecordLimits/maximumRecordBytes``.
+  /// Checks that the record's model is registered with its fields, passes the model's checks
+  /// (the same ones opening applies, so that nothing saved is set aside when read again), and
+  /// is no larger than ``RecordLimits/maximumRecordBytes``.
   private func checkRegistered(_ record: Record) throws(ModelError) {
-    guard try schemas.schema(for: record.model) == record.schema else {
+    let schema = try schemas.schema(for: record.model)
+    guard schema == record.schema else {
       throw ModelError("Model '\(record.model)' is registered with other fields")
     }
+    try schema.validate(record)
     let size = RecordLimits.size(of: record)
     guard size <= RecordLimits.maximumRecordBytes else {
       throw ModelError(

@@ -56,9 +56,12 @@ extension FaultInjectingFileSystem {
     case (.fail, _), (.proceed, .writeTo?):
       throw injected(.write, name)
     case (.stop, _):
+      garbleUnsynced()
       throw stopped(.write, name)
     case (.stopAfter(let stored), _):
       if !stored.isEmpty { try base.write(file, stored, at: offset) }
+      wrote(path, at: offset, count: stored.count)
+      garbleUnsynced(sparing: (path, offset..<(offset + Int64(stored.count))))
       throw stopped(.write, name)
     case (.proceed, .write(let keeping)?):
       let kept = min(keeping, bytes.count)
@@ -68,6 +71,7 @@ extension FaultInjectingFileSystem {
       throw injected(.write, name)
     case (.proceed, _):
       try base.write(file, bytes, at: offset)
+      wrote(path, at: offset, count: bytes.count)
     }
   }
 
@@ -78,6 +82,7 @@ extension FaultInjectingFileSystem {
     ) {
       () throws(FileSystemError) in try base.synchronize(file)
     }
+    synchronized(path)
   }
 
   public func truncate(_ file: FileDescriptor, to size: Int64) throws(FileSystemError) {
@@ -87,6 +92,7 @@ extension FaultInjectingFileSystem {
     ) {
       () throws(FileSystemError) in try base.truncate(file, to: size)
     }
+    truncated(path, to: size)
   }
 
   public func identity(of file: FileDescriptor) throws(FileSystemError) -> FileIdentity {
@@ -108,6 +114,7 @@ extension FaultInjectingFileSystem {
     try simple(.rename, source + " -> " + destination, name: source, fault: .rename) {
       () throws(FileSystemError) in try base.rename(source, to: destination)
     }
+    synchronized(source, movedTo: destination)
   }
 
   public func link(_ source: String, to destination: String) throws(FileSystemError) {
@@ -128,6 +135,7 @@ extension FaultInjectingFileSystem {
 
   public func removeFile(_ path: String) throws(FileSystemError) {
     try simple(.remove, path) { () throws(FileSystemError) in try base.removeFile(path) }
+    synchronized(path)
   }
 
   public func contentsOfDirectory(_ path: String) throws(FileSystemError) -> [String] {

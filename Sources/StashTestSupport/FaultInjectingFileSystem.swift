@@ -47,8 +47,9 @@ public final class FaultInjectingFileSystem: FileSystem {
     /// A write stores only its first `keepingBytes` bytes (any other call does not happen).
     case torn(keepingBytes: Int)
     /// A write stores its first `keepingBytes` bytes and then `garbage` where the rest should
-    /// be: what a disk can hold after losing power before an fsync ("a VFS that garbles
-    /// unsynced writes", as SQLite's crash tests do).
+    /// be, and every other byte written since its file's last fsync (renames followed) turns
+    /// to garbage too: what a disk can hold after losing power ("a VFS that garbles unsynced
+    /// writes", as SQLite's crash tests do). At a call other than a write, only the latter.
     case garbled(keepingBytes: Int, garbage: [UInt8])
   }
 
@@ -75,6 +76,8 @@ public final class FaultInjectingFileSystem: FileSystem {
     public let descriptor: Int32?
     /// Whether this call was made to fail (or was where the machine stopped).
     public let failed: Bool
+    /// How many bytes a write was asked to write.
+    public var length: Int? = nil
 
     public var description: String {
       "#\(number) \(operation.rawValue) \(path)" + (descriptor.map { " (fd \($0))" } ?? "")
@@ -93,6 +96,10 @@ public final class FaultInjectingFileSystem: FileSystem {
     var crashed = false
     var doubleCloses = 0
     var logging = true
+    /// Byte ranges written since each file's last fsync, by path (renames followed).
+    var unsynced: [String: [Range<Int64>]] = [:]
+    /// The garbage to spread over unsynced bytes, once a garbled crash happened.
+    var garbling: [UInt8]?
   }
 
   let base = POSIXFileSystem()
@@ -196,6 +203,10 @@ public final class FaultInjectingFileSystem: FileSystem {
         case (.garbled(let keep, let garbage), let bytes?):
           let kept = Array(bytes.prefix(keep))
           result = (.stopAfter(kept + garbage.prefix(max(0, bytes.count - kept.count))), nil)
+          state.garbling = garbage.isEmpty ? [0] : garbage
+        case (.garbled(_, let garbage), nil):
+          result = (.stop, nil)
+          state.garbling = garbage.isEmpty ? [0] : garbage
         default:
           result = (.stop, nil)
         }
@@ -215,10 +226,50 @@ public final class FaultInjectingFileSystem: FileSystem {
         state.calls.append(
           Call(
             number: number, operation: operation, path: path, descriptor: descriptor,
-            failed: failed))
+            failed: failed, length: bytes?.count))
       }
       return result
     }
+  }
+
+  /// Records bytes written and not yet synchronized.
+  func wrote(_ path: String, at offset: Int64, count: Int) {
+    guard count > 0 else { return }
+    state.withLock { $0.unsynced[path, default: []].append(offset..<(offset + Int64(count))) }
+  }
+
+  /// Forgets the unsynced bytes of a file (synchronized, removed) or moves them (renamed).
+  func synchronized(_ path: String, movedTo destination: String? = nil) {
+    state.withLock { state in
+      let ranges = state.unsynced.removeValue(forKey: path)
+      if let destination, let ranges { state.unsynced[destination] = ranges }
+    }
+  }
+
+  /// Forgets unsynced bytes past `size` (a truncate cut them).
+  func truncated(_ path: String, to size: Int64) {
+    state.withLock { state in
+      guard let ranges = state.unsynced[path] else { return }
+      state.unsynced[path] = ranges.compactMap { range in
+        range.lowerBound < size ? range.lowerBound..<min(range.upperBound, size) : nil
+      }
+    }
+  }
+
+  /// After a garbled crash, turns every unsynced byte (but `sparing` the range just written,
+  /// which already holds its garbage) into garbage, through the real file system.
+  func garbleUnsynced(sparing spared: (path: String, range: Range<Int64>)? = nil) {
+    let (garbage, unsynced) = state.withLock { ($0.garbling, $0.unsynced) }
+    guard let garbage else { return }
+    for (path, ranges) in unsynced {
+      guard let file = try? base.open(path, .readWrite) else { continue }
+      defer { base.close(file) }
+      for range in ranges where !(spared?.path == path && spared?.range == range) {
+        let bytes = (0..<Int(range.count)).map { garbage[$0 % garbage.count] }
+        try? base.write(file, bytes, at: range.lowerBound)
+      }
+    }
+    state.withLock { $0.unsynced.removeAll() }
   }
 
   /// Whether an open of `path` is denied by a ``Fault/denyOpen(suffix:)``.
@@ -282,7 +333,9 @@ public final class FaultInjectingFileSystem: FileSystem {
     case .proceed where fault != nil: throw injected(operation, name ?? path)
     case .proceed: return try call()
     case .fail: throw injected(operation, name ?? path)
-    case .stop, .stopAfter: throw stopped(operation, name ?? path)
+    case .stop, .stopAfter:
+      garbleUnsynced()
+      throw stopped(operation, name ?? path)
     }
   }
 }

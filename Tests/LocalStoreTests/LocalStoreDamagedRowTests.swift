@@ -119,16 +119,33 @@ import Testing
 
   @Test func aRecordLargerThanARecordMayBeIsRefusedBeforeAnythingIsWritten() throws {
     try withTemporaryFolder { folder in
-      let store = try openStore(folder)
-      var record = item("Soap").record
-      try record.set("notes", to: .string(String(repeating: "x", count: 70_000)))
+      // A model of another tool, with no checks of its own: only the store's limit applies.
+      let notes = try Schema(model: "note", fields: [FieldSpec("text", .string)])
+      let store = try LocalStore.open(
+        folder: folder.path, schemas: try SchemaRegistry([notes]),
+        lock: FolderLock(folder: folder.path), create: .init(deviceName: "here", time: epoch))
+      let big = try Record(
+        schema: notes, id: .make(),
+        fields: ["text": .string(String(repeating: "x", count: RecordLimits.maximumRecordBytes))])
       let before = try Data(contentsOf: folder.appendingPathComponent(LocalStore.fileName))
       #expect {
-        try store.insert(record)
+        try store.insert(big)
       } throws: { error in
-        "\(error)".contains("more than the \(RecordLimits.maximumRecordBytes)")
+        "\(error)".contains("more than the \(RecordLimits.maximumRecordBytes) a record may")
       }
       #expect(try Data(contentsOf: folder.appendingPathComponent(LocalStore.fileName)) == before)
+      try store.insert(
+        try Record(schema: notes, id: .make(), fields: ["text": .string("a short note")]))
+    }
+  }
+
+  @Test func aSaveIsCheckedAsOpeningChecksItSoNothingSavedIsSetAsideLater() throws {
+    try withTemporaryFolder { folder in
+      let store = try openStore(folder)
+      var negative = item("Soap").record
+      try negative.set("quantity", to: .integer(-1))
+      #expect(throws: ModelError.self) { try store.insert(negative) }
+      #expect(try openStore(folder).content.damagedRows.isEmpty)
     }
   }
 }
