@@ -4,6 +4,11 @@
 // mirror), conflicts, diagnostics and the device's own settings. It always opens: it never
 // depends on the mirror, the transport or the network. It must never import MirrorStore (the
 // Reconciler is the only module that sees both).
+//
+// Every row is checked when it is read (row number range, schema, the model's checks) and
+// when it is saved (the same checks, and the record size); a row read from the file that
+// fails is set aside as a DamagedRow, never live. Hashes are verified before a row's content
+// leaves the store (verifyHashes), not on open.
 
 public import JSONLines
 public import StashModel
