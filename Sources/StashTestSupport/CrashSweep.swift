@@ -1,5 +1,5 @@
 public import Foundation
-public import JSONLines
+import JSONLines
 
 /// Every moment an operation can be cut short by a crash, and a way to try each of them.
 ///

@@ -3,7 +3,7 @@ public import JSONLines
 public import LocalStore
 public import MirrorStore
 public import Stash
-public import StashModel
+import StashModel
 import StashTestSupport
 
 extension Workload {

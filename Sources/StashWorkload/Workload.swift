@@ -7,9 +7,9 @@
 
 public import Foundation
 public import JSONLines
-public import Stash
-public import StashModel
-public import StashTestSupport
+import Stash
+import StashModel
+import StashTestSupport
 
 /// Two device folders (`a`, `b`) syncing through one shared folder, and the steps a seed makes.
 public struct Workload: Sendable {
