@@ -106,7 +106,9 @@ import Testing
     let root = try reference.copy(to: folder)
     let process = try Subprocess(
       Self.child.path, [root.path, "\(reference.workload.seed)", "\(call)", "\(tear)"],
-      environment: ["PATH": "/usr/bin:/bin"])
+      // Fixed hashing, so that the child makes the same calls in the same order on every run
+      // and STASH_SEED replays a trial exactly.
+      environment: ["PATH": "/usr/bin:/bin", "SWIFT_DETERMINISTIC_HASHING": "1"])
     let (status, output, errors) = process.wait()
     let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
     let finished = lines.last?.hasPrefix("done") == true
