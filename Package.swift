@@ -45,6 +45,15 @@ let package = Package(
 
     // Helpers shared by the tests: temporary folders, seeded randomness, fixtures.
     .target(name: "StashTestSupport", dependencies: ["StashModel", "JSONLines"]),
+    // Test-only: a seeded two-device workload for the crash and fault tests, and the child
+    // process the crash tests kill (neither is part of a product).
+    .target(
+      name: "StashWorkload",
+      dependencies: [
+        "Stash", "LocalStore", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport",
+      ]),
+    .executableTarget(
+      name: "StashCrashChild", dependencies: ["StashWorkload", "JSONLines", "StashModel"]),
     .testTarget(name: "StashModelTests", dependencies: ["StashModel", "JSONLines", "StashTestSupport"]),
     .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines", "StashTestSupport"]),
     .testTarget(name: "LocalStoreTests", dependencies: ["LocalStore", "StashTestSupport"]),
@@ -57,7 +66,7 @@ let package = Package(
     .testTarget(
       name: "CloudFolderTests",
       dependencies: ["CloudFolder", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport"]),
-    .testTarget(name: "StashTests", dependencies: ["Stash", "LocalStore", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport"]),
+    .testTarget(name: "StashTests", dependencies: ["Stash", "LocalStore", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport", "StashWorkload"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "StashTestSupport"]),
     // Runs the built `stash` binary as a person would; LocalStore and JSONLines only seed
     // fixtures (a conflict) and hold the folder's lock.

@@ -65,6 +65,10 @@ extension CloudFolder {
         }
       } catch .io(let error) {
         throw .io(error)
+      } catch .unreadable(_, let error) {
+        // An I/O error reading this device's copy is not a missing photo: exporting the
+        // segment without it would never send the photo again.
+        throw .io(error)
       } catch {
         report.blobsMissing.append(blob.digest.hex)
       }

@@ -2,9 +2,13 @@
 //
 // A log file is a header line followed by transactions; a transaction is one or more
 // operation lines closed by a commit line, and every line carries a CRC-32 of its own bytes.
-// This module owns the framing, the fsync discipline, recovery of a torn tail, refusal of
-// damage before the last commit, compaction, and the folder's advisory lock. It knows nothing
-// of records or inventories: operations are JSON objects that the stores give meaning to.
+// This module owns the framing, the fsync discipline, the telling apart of a torn tail (a
+// stopped write) from a damaged last commit, their setting aside, refusal of damage before the
+// last commit, compaction, the line-length limit, reading without writing (StoreAccess), and
+// the folder's advisory lock. It knows nothing of records or inventories: operations are JSON
+// objects that the stores give meaning to.
 //
 // It must never drop a committed transaction, never return from a save before the bytes are
-// on stable storage, and never throw away bytes silently (a torn tail is kept in a side file).
+// on stable storage, never write on after a failed write or fsync without checking the file
+// again, never change a file it opened for reading, and never throw away bytes silently (a
+// tail is kept in a side file).

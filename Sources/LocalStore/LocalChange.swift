@@ -43,6 +43,9 @@ public enum LocalChange: Hashable, Sendable {
   case removeDiagnostic(RecordKey, Diagnostic.Store)
   /// Replace the device's settings.
   case putSettings(DeviceSettings)
+  /// A `put` line read from the file whose row cannot be trusted: set aside, never live (see
+  /// ``DamagedRow``). Never built by a save: only reading (and compaction) makes one.
+  case damagedRow(DamagedRow)
 
   /// The key this change concerns, if it concerns one record.
   public var key: RecordKey? {
@@ -54,6 +57,7 @@ public enum LocalChange: Hashable, Sendable {
       key
     case .putConflict(let conflict): conflict.key
     case .putDiagnostic(let diagnostic): diagnostic.key
+    case .damagedRow(let damaged): damaged.key
     case .removeRow, .bindCheckpoints, .putSettings: nil
     }
   }
@@ -96,13 +100,20 @@ extension LocalChange {
       return ["undiagnostic": .object(object)]
     case .putSettings(let settings):
       return ["settings": .object(settings.json)]
+    case .damagedRow(let damaged):
+      return damaged.operation
     }
   }
 
   /// Reads an operation object.
   ///
+  /// A `put` whose frame is sound (a row number, a model and id, a hash, a fields object) but
+  /// whose row cannot be trusted becomes ``damagedRow(_:)`` rather than an error: the rest of
+  /// the store still opens. Anything else malformed throws, and the store refuses to open.
+  ///
+  /// - Parameter line: The line it was read from, for a damaged row.
   /// - Throws: ``ModelError`` saying what is wrong with it.
-  init(json: JSONObject, schemas: SchemaRegistry) throws(ModelError) {
+  init(json: JSONObject, schemas: SchemaRegistry, line: Int = 0) throws(ModelError) {
     guard json.count == 1, let entry = json.first(where: { _ in true }),
       case .object(let body) = entry.value
     else { throw ModelError("An operation must be an object with one key") }
@@ -113,8 +124,12 @@ extension LocalChange {
         case .string(let hashText)? = body["hash"], let hash = SnapshotHash(hex: hashText),
         case .object(let fields)? = body["fields"]
       else { throw ModelError("A 'put' needs 'row', 'hash' and 'fields'") }
-      let schema = try schemas.schema(for: key.model)
-      self = .putRow(RowID(row), try Record(schema: schema, id: key.id, fieldsJSON: fields), hash)
+      do throws(ModelError) {
+        self = .putRow(RowID(row), try Self.trustedRecord(row, key, fields, schemas), hash)
+      } catch {
+        self = .damagedRow(
+          DamagedRow(line: line, row: row, key: key, reason: error.message, operation: json))
+      }
     case "remove":
       guard case .integer(let row)? = body["row"] else {
         throw ModelError("A 'remove' needs a 'row'")
@@ -153,5 +168,20 @@ extension LocalChange {
     default:
       throw ModelError("Unknown operation '\(entry.key)'")
     }
+  }
+
+  /// The record of a `put`, once its row number is in range and the record fits its schema and
+  /// passes its model's checks. (Its size is bounded by the line's; saves keep records under
+  /// ``RecordLimits/maximumRecordBytes``.)
+  private static func trustedRecord(
+    _ row: Int64, _ key: RecordKey, _ fields: JSONObject, _ schemas: SchemaRegistry
+  ) throws(ModelError) -> Record {
+    guard RowID.isValid(row) else {
+      throw ModelError("Row number \(row) is outside 1...\(RowID.maximum)")
+    }
+    let schema = try schemas.schema(for: key.model)
+    let record = try Record(schema: schema, id: key.id, fieldsJSON: fields)
+    try schema.validate(record)
+    return record
   }
 }

@@ -35,13 +35,17 @@ public struct LocalContent: Sendable {
   public private(set) var diagnostics: [DiagnosticKey: Diagnostic] = [:]
   /// The device's own settings.
   public private(set) var settings: DeviceSettings
-  /// The next unused row id.
+  /// The next unused row id (never one a damaged row named).
   public private(set) var nextRow = RowID(1)
+  /// Rows set aside when the file was read, by the row number their line names (see
+  /// ``DamagedRow``): none of them is live.
+  public private(set) var damagedRows: [Int64: DamagedRow] = [:]
   /// The schemas the rows follow.
   public let schemas: SchemaRegistry
   /// How many changes are live (what a compaction would write).
   public var liveChangeCount: Int {
-    rows.count + tombstones.count + checkpoints.count + conflicts.count + diagnostics.count + 2
+    rows.count + tombstones.count + checkpoints.count + conflicts.count + diagnostics.count
+      + damagedRows.count + 2
   }
 
   /// Identifies a diagnostic: a key in one store.
@@ -65,10 +69,18 @@ public struct LocalContent: Sendable {
       if let old = rows[row], old.record.key != record.key { unindex(row, from: old.record.key) }
       if rows[row]?.record.key != record.key { rowsByKey[record.key, default: []].append(row) }
       rows[row] = StoredRow(row: row, record: record, hash: hash)
+      if !damagedRows.isEmpty { damagedRows[row.rawValue] = nil }
       if row >= nextRow { nextRow = RowID(row.rawValue + 1) }
     case .removeRow(let row):
+      if !damagedRows.isEmpty { damagedRows[row.rawValue] = nil }
       guard let old = rows.removeValue(forKey: row) else { return }
       unindex(row, from: old.record.key)
+    case .damagedRow(let damaged):
+      // The line replaces whatever the row held: the row's latest state cannot be trusted.
+      let row = RowID(damaged.row)
+      if let old = rows.removeValue(forKey: row) { unindex(row, from: old.record.key) }
+      damagedRows[damaged.row] = damaged
+      if RowID.isValid(damaged.row), row >= nextRow { nextRow = RowID(damaged.row + 1) }
     case .putTombstone(let tombstone):
       tombstones[tombstone.key] = tombstone
     case .removeTombstone(let key):
@@ -142,6 +154,7 @@ public struct LocalContent: Sendable {
       ($0.key, $0.store.rawValue) < ($1.key, $1.store.rawValue)
     }
     .map { .putDiagnostic($0) }
+    changes += damagedRows.values.sorted { $0.row < $1.row }.map { .damagedRow($0) }
     return changes
   }
 }
@@ -161,6 +174,10 @@ extension LocalContent: LogContent {
 
   public func change(from operation: JSONObject) throws(ModelError) -> LocalChange {
     try LocalChange(json: operation, schemas: schemas)
+  }
+
+  public func change(from operation: JSONObject, line: Int) throws(ModelError) -> LocalChange {
+    try LocalChange(json: operation, schemas: schemas, line: line)
   }
 
   public static func operation(for change: LocalChange) -> JSONObject { change.json }

@@ -4,6 +4,11 @@
 // mirror), conflicts, diagnostics and the device's own settings. It always opens: it never
 // depends on the mirror, the transport or the network. It must never import MirrorStore (the
 // Reconciler is the only module that sees both).
+//
+// Every row is checked when it is read (row number range, schema, the model's checks) and
+// when it is saved (the same checks, and the record size); a row read from the file that
+// fails is set aside as a DamagedRow, never live. Hashes are verified before a row's content
+// leaves the store (verifyHashes), not on open.
 
 public import JSONLines
 public import StashModel
@@ -30,7 +35,7 @@ public final class LocalStore: Sendable {
   public struct OpenReport: Sendable {
     /// Whether the file was created by this open.
     public let created: Bool
-    /// A torn or uncommitted tail that was dropped (and kept aside), if any.
+    /// What followed the last commit: set aside (opened for writing) or ignored (reading).
     public let tail: TailReport?
   }
 
@@ -93,12 +98,16 @@ public final class LocalStore: Sendable {
   ///   - schemas: The models the store holds.
   ///   - lock: The folder's lock (shared with the mirror store of the same folder).
   ///   - create: How to create a missing store; `nil` to fail with ``LogError/missing(_:)``.
+  ///   - access: Writing, or reading: then the file is not changed (nor created) until a
+  ///     save has something to write.
+  ///   - compaction: When saves compact the file.
   ///   - fileSystem: The file-system seam.
   /// - Returns: The open store.
   /// - Throws: ``LocalStoreError/log(_:)`` when the file is damaged, busy, too new or
   ///   unreadable.
   public static func open(
     folder: String, schemas: SchemaRegistry, lock: FolderLock, create: Creation? = nil,
+    access: StoreAccess = .writing, compaction: CompactionPolicy = .standard,
     fileSystem: any FileSystem = POSIXFileSystem()
   ) throws(LocalStoreError) -> LocalStore {
     let path = folder + "/" + fileName
@@ -111,7 +120,8 @@ public final class LocalStore: Sendable {
     }
     do throws(LogError) {
       let (file, created, tail) = try LogStore<LocalContent>.openOrCreate(
-        path: path, lock: lock, context: schemas, creation: creation, fileSystem: fileSystem)
+        path: path, lock: lock, context: schemas, creation: creation, access: access,
+        compaction: compaction, fileSystem: fileSystem)
       return LocalStore(
         folder: folder, file: file, openReport: OpenReport(created: created, tail: tail))
     } catch {
@@ -194,5 +204,18 @@ public final class LocalStore: Sendable {
   /// - Throws: ``LocalStoreError/log(_:)``; the old file is then untouched.
   public func compact() throws(LocalStoreError) {
     do { try file.compact() } catch { throw .log(error.logError) }
+  }
+
+  /// Checks that each row's stored hash matches its record.
+  ///
+  /// Opening does not hash every row (it stays cheap); this is called before a row's content
+  /// leaves the store (a reconcile pass copying it to the mirror, a resolution), so that a row
+  /// edited in the file without its hash never travels.
+  ///
+  /// - Throws: ``LocalStoreError/staleHash(path:row:key:)`` for the first row that fails.
+  public func verifyHashes(of rows: some Sequence<StoredRow>) throws(LocalStoreError) {
+    for row in rows where row.record.snapshotHash != row.hash {
+      throw .staleHash(path: path, row: row.row, key: row.record.key)
+    }
   }
 }

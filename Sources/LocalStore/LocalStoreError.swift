@@ -9,6 +9,9 @@ public enum LocalStoreError: Error, Sendable, CustomStringConvertible {
   case notSaved(action: String, LogError)
   /// The change itself was refused (an unknown model, a record that does not fit its schema).
   case invalid(ModelError)
+  /// A row's stored hash does not match its record: the file was edited by something other
+  /// than a store. The row is not copied anywhere until `stash doctor --repair` sets it aside.
+  case staleHash(path: String, row: RowID, key: RecordKey)
 
   public var description: String {
     switch self {
@@ -19,6 +22,9 @@ public enum LocalStoreError: Error, Sendable, CustomStringConvertible {
         + "changes are still there and can be saved again"
     case .invalid(let error):
       return error.description
+    case .staleHash(let path, let row, let key):
+      return "The store '\(path)' is damaged: \(row) (\(key.model) '\(key.id)') does not match "
+        + "its hash, so it was not copied anywhere; 'stash doctor --repair' sets it aside"
     }
   }
 
@@ -26,7 +32,7 @@ public enum LocalStoreError: Error, Sendable, CustomStringConvertible {
   public var logError: LogError? {
     switch self {
     case .log(let error), .notSaved(_, let error): error
-    case .invalid: nil
+    case .invalid, .staleHash: nil
     }
   }
 }

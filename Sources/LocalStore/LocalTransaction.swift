@@ -23,6 +23,11 @@ public struct LocalTransaction: Sendable {
   @discardableResult
   public mutating func insert(_ record: Record) throws(ModelError) -> RowID {
     try checkRegistered(record)
+    guard RowID.isValid(nextRow.rawValue) else {
+      throw ModelError(
+        "The store has used every row number up to \(RowID.maximum); export the items and "
+          + "import them into a new folder")
+    }
     let row = nextRow
     nextRow = RowID(row.rawValue + 1)
     changes.append(.putRow(row, record, record.snapshotHash))
@@ -109,9 +114,20 @@ public struct LocalTransaction: Sendable {
       })
   }
 
+  /// Checks that the record's model is registered with its fields, passes the model's checks
+  /// (the same ones opening applies, so that nothing saved is set aside when read again), and
+  /// is no larger than ``RecordLimits/maximumRecordBytes``.
   private func checkRegistered(_ record: Record) throws(ModelError) {
-    guard try schemas.schema(for: record.model) == record.schema else {
+    let schema = try schemas.schema(for: record.model)
+    guard schema == record.schema else {
       throw ModelError("Model '\(record.model)' is registered with other fields")
+    }
+    try schema.validate(record)
+    let size = RecordLimits.size(of: record)
+    guard size <= RecordLimits.maximumRecordBytes else {
+      throw ModelError(
+        "The \(record.model) '\(record.id)' would take \(size) bytes, more than the "
+          + "\(RecordLimits.maximumRecordBytes) a record may; shorten its longest field")
     }
   }
 }

@@ -19,7 +19,8 @@ public final class MirrorStore: Sendable {
 
   /// The file and its replayed content.
   public let file: LogStore<MirrorContent>
-  /// A torn tail that was dropped when opening, if any.
+  /// What followed the last commit when opening: set aside (opened for writing) or ignored
+  /// (opened for reading), if anything.
   public let droppedTail: TailReport?
 
   private init(file: LogStore<MirrorContent>, droppedTail: TailReport?) {
@@ -35,11 +36,15 @@ public final class MirrorStore: Sendable {
   ///   - lock: The folder's lock.
   ///   - create: When the file is missing, create it for this device at this time (with a
   ///     new random store id unless one is given); `nil` to fail with ``LogError/missing(_:)``.
+  ///   - access: Writing, or reading: the file is then not changed (nor created) until a save
+  ///     has something to write.
+  ///   - compaction: When saves compact the file.
   ///   - fileSystem: The file-system seam.
   /// - Throws: ``LogError``: missing, damaged, too new, busy, unreadable.
   public static func open(
     folder: String, schemas: SchemaRegistry, lock: FolderLock,
     create: (deviceID: DeviceID, time: Timestamp, storeID: StoreID?)? = nil,
+    access: StoreAccess = .writing, compaction: CompactionPolicy = .standard,
     fileSystem: any FileSystem = POSIXFileSystem()
   ) throws(LogError) -> MirrorStore {
     let creation = create.map { create in
@@ -50,7 +55,7 @@ public final class MirrorStore: Sendable {
     }
     let (file, _, tail) = try LogStore<MirrorContent>.openOrCreate(
       path: folder + "/" + fileName, lock: lock, context: schemas, creation: creation,
-      fileSystem: fileSystem)
+      access: access, compaction: compaction, fileSystem: fileSystem)
     return MirrorStore(file: file, droppedTail: tail)
   }
 

@@ -51,29 +51,28 @@ public struct Reconciler: Sendable {
     var plan = Plan(
       local: local.content, mirror: mirror.content, keys: keys, now: clock(),
       device: local.deviceID, merge: merge)
+    // Opening does not hash every row; a row whose content leaves the store is checked here.
+    try local.verifyHashes(of: plan.decisions.flatMap { $0.situation.localRows })
     try write(&plan)
     return plan.report
   }
 
   /// Writes a plan: the mirror first, then the local store; the mirror is rolled back if the
-  /// local write fails.
+  /// local write fails (and the mirror does not compact until the pass is written, so the
+  /// undo never meets a rewritten file). A failed rollback is thrown, never hidden.
   func write(_ plan: inout Plan) throws {
-    let mark = mirror.file.mark
-    if !plan.mirrorWrites.isEmpty {
-      try mirror.update { _, transaction in
-        for write in plan.mirrorWrites {
-          transaction.write(
-            write.snapshot, parents: write.parents, author: plan.device, at: plan.now)
+    try mirror.file.withRollback {
+      if !plan.mirrorWrites.isEmpty {
+        try mirror.update { _, transaction in
+          for write in plan.mirrorWrites {
+            transaction.write(
+              write.snapshot, parents: write.parents, author: plan.device, at: plan.now)
+          }
         }
       }
-    }
-    do {
       try local.update("the reconcile pass", origin: .reconciler) { _, transaction in
         try plan.applyLocal(to: &transaction)
       }
-    } catch {
-      try? mirror.file.rollBack(to: mark)
-      throw error
     }
   }
 }

@@ -35,6 +35,7 @@ extension Reconciler {
     let key = conflict.key
     let rows = content.rows(for: key)
     guard rows.count <= 1 else { throw ResolutionError.duplicateRows(key, rows.count) }
+    try local.verifyHashes(of: rows)
     let mirrored = mirror.content
     let leaves = mirrored.side(for: key).leaves
     let seen = Set(conflict.sides.compactMap(\.snapshot?.hash))
@@ -51,14 +52,14 @@ extension Reconciler {
       of: chosen, at: now, localRow: rows.first?.record, leaves: leaves, conflict: conflict)
     let parents = Self.versions(replacing: seen, of: key, in: mirrored)
 
-    let mark = mirror.file.mark
-    try mirror.update { _, transaction in
-      transaction.write(resolved, parents: parents, author: local.deviceID, at: now)
-    }
-    conflict.state = .resolved
-    conflict.resolution = ConflictResolution(
-      choice: choice.description, at: now, by: local.deviceID, result: resolved.hash)
-    do {
+    // The mirror is rolled back if the local write fails, and does not compact meanwhile.
+    try mirror.file.withRollback {
+      try mirror.update { _, transaction in
+        transaction.write(resolved, parents: parents, author: local.deviceID, at: now)
+      }
+      conflict.state = .resolved
+      conflict.resolution = ConflictResolution(
+        choice: choice.description, at: now, by: local.deviceID, result: resolved.hash)
       try local.update("the resolution of conflict '\(id.short)'", origin: .reconciler) {
         content, transaction in
         if content.checkpointMirror != mirror.storeID {
@@ -84,9 +85,6 @@ extension Reconciler {
         }
         transaction.put(conflict)
       }
-    } catch {
-      try? mirror.file.rollBack(to: mark)
-      throw error
     }
     return conflict
   }

@@ -6,11 +6,12 @@ import StashModel
 extension DeviceFolder {
   /// Checks a device folder and reports what is wrong, without ever failing on damage.
   ///
-  /// Opens the inventory (which drops a torn tail, as every open does) and the mirror when
-  /// there is one (entitled or not), runs both stores' invariant checks, verifies every photo
-  /// referenced by rows, conflicts and mirror versions, and lists duplicate ids, dangling
-  /// references, open conflicts and torn tails kept aside earlier. Nothing is created: a
-  /// folder without an inventory is reported as such.
+  /// Opens the inventory and the mirror when there is one (entitled or not) for reading, so
+  /// that nothing is changed or created; runs both stores' invariant checks, verifies every
+  /// row's hash and every photo referenced by rows, conflicts and mirror versions, and lists
+  /// what follows a store's last commit (damage when it is a damaged commit, a warning when it
+  /// is an unfinished write), damaged rows, duplicate ids, dangling references, open conflicts
+  /// and side files kept aside earlier. ``repair(at:options:)`` sets damage aside.
   ///
   /// - Parameters:
   ///   - home: The device folder.
@@ -23,12 +24,22 @@ extension DeviceFolder {
     var report = DoctorReport(home: home)
     var options = options
     options.createIfMissing = false
+    options.access = .reading
     let files = options.fileSystem
     let storePath = home + "/" + LocalStore.fileName
     let mirrorPath = home + "/" + MirrorStore.fileName
-    report.hasInventory = (try? files.identity(atPath: storePath)) != nil
+    let store = try? files.identity(atPath: storePath)
+    report.hasInventory = store != nil
     let mirrorExists = (try? files.identity(atPath: mirrorPath)) != nil
     guard report.hasInventory || mirrorExists else { return report }
+    if let store, store.kind != .regular {
+      // Nothing to open (and no lock to take, so nothing is created): say what it is.
+      report.add(
+        .damage, "local store",
+        "'\(storePath)' is not a regular file (a folder, a FIFO or a device); move it aside "
+          + "and restore the store from a backup, or remove it to start an empty inventory")
+      return report
+    }
 
     var device: DeviceFolder?
     if report.hasInventory {
@@ -66,10 +77,18 @@ extension DeviceFolder {
   ) {
     let content = local.content
     if let tail = local.openReport.tail {
-      report.add(.warning, "local store", tail.description)
+      report.add(tail.kind == .damaged ? .damage : .warning, "local store", tail.description)
     }
-    for problem in content.checkInvariants() {
+    for problem in content.checkInvariants(verifyingHashes: false) {
       report.add(.damage, "local store", "The inventory breaks an invariant: \(problem)")
+    }
+    for row in local.untrustedRows {
+      let place = row.line > 0 ? " at line \(row.line)" : ""
+      let record = row.key.map { " (\($0.model) '\($0.id)')" } ?? ""
+      report.add(
+        .damage, "local store",
+        "Row \(row.row)\(record)\(place) of '\(local.path)' cannot be trusted: \(row.reason); "
+          + "it is not shown or synced, and 'stash doctor --repair' moves it to a side file")
     }
     var counts = [String: Int]()
     for stored in content.rows.values.sorted(by: { $0.row < $1.row }) {
@@ -161,9 +180,7 @@ extension DeviceFolder {
         return
       }
       report.mirror = "not entitled"
-      let options = Options(
-        createIfMissing: false, lockTimeout: device.lock.timeout, clock: device.clock,
-        fileSystem: device.fileSystem)
+      let options = device.options
       // The lock is this process's own (reentrant), so this cannot be busy.
       try? examineMirrorFile(
         home: device.home, lock: device.lock, options: options, into: &report, blobs: &blobs)
@@ -177,8 +194,9 @@ extension DeviceFolder {
   ) throws(StashError) {
     do {
       let store = try MirrorStore.open(
-        folder: home, schemas: InventorySchemas.registry, lock: lock,
+        folder: home, schemas: InventorySchemas.registry, lock: lock, access: .reading,
         fileSystem: options.fileSystem)
+      StoreNotice.watch(store.file, openedWith: store.droppedTail, tell: options.notices)
       examine(store, into: &report, blobs: &blobs)
     } catch {
       if case .busy = error { throw StashError(error) }
@@ -192,7 +210,9 @@ extension DeviceFolder {
   private static func examine(
     _ store: MirrorStore, into report: inout DoctorReport, blobs: inout BlobCollector
   ) {
-    if let tail = store.droppedTail { report.add(.warning, "mirror", tail.description) }
+    if let tail = store.droppedTail {
+      report.add(tail.kind == .damaged ? .damage : .warning, "mirror", tail.description)
+    }
     let content = store.content
     for problem in content.checkInvariants() {
       report.add(.damage, "mirror", "The mirror breaks an invariant: \(problem)")
@@ -231,23 +251,62 @@ extension DeviceFolder {
     }
   }
 
-  /// Tails dropped by earlier opens, kept aside as `<store>.torn-*` files.
+  /// Side files that earlier opens and repairs kept beside the stores: unfinished writes
+  /// (`<store>.torn-*`), damaged last transactions (`<store>.damaged-*`) and damaged rows
+  /// (`<store>.damaged-rows-*`).
   private static func sideFiles(
     in home: String, fileSystem: any FileSystem, except local: LocalStore?
   ) -> [DoctorReport.Finding] {
     let names = (try? fileSystem.contentsOfDirectory(home)) ?? []
     let current = local?.openReport.tail?.keptAt
     return names.sorted().compactMap { name in
-      let isTorn =
-        name.hasPrefix(LocalStore.fileName + ".torn-")
-        || name.hasPrefix(MirrorStore.fileName + ".torn-")
-      guard isTorn, home + "/" + name != current else { return nil }
-      return DoctorReport.Finding(
-        .note, "local store",
-        "'\(home)/\(name)' holds an unfinished write dropped earlier; it is kept for you to "
-          + "inspect and can be removed")
+      guard let kind = SideFile(name: name), home + "/" + name != current else { return nil }
+      let path = "'\(home)/\(name)'"
+      switch kind {
+      case .torn:
+        return DoctorReport.Finding(
+          .note, kind.area,
+          "\(path) holds an unfinished write dropped earlier (never reported saved); it is "
+            + "kept for you to inspect and can be removed")
+      case .damagedTail:
+        return DoctorReport.Finding(
+          .warning, kind.area,
+          "\(path) holds a damaged last transaction set aside earlier; it may hold a change "
+            + "that was reported saved: look at it, make that change again if it is missing, "
+            + "then remove the file")
+      case .damagedRows:
+        return DoctorReport.Finding(
+          .warning, kind.area,
+          "\(path) holds damaged rows set aside earlier, one JSON object per line; add again "
+            + "what you still need, then remove the file")
+      }
     }
   }
+}
+
+/// The side files kept beside a store, by their names.
+enum SideFile {
+  case torn, damagedTail, damagedRows
+
+  init?(name: String) {
+    for store in [LocalStore.fileName, MirrorStore.fileName] {
+      guard name.hasPrefix(store + "."), !name.hasSuffix(".tmp") else { continue }
+      let rest = name.dropFirst(store.count + 1)
+      if rest.hasPrefix("damaged-rows-") {
+        self = .damagedRows
+      } else if rest.hasPrefix("damaged-") {
+        self = .damagedTail
+      } else if rest.hasPrefix("torn-") {
+        self = .torn
+      } else {
+        continue
+      }
+      return
+    }
+    return nil
+  }
+
+  var area: String { "side files" }
 }
 
 /// The distinct photos referenced anywhere, each with the first record that named it.

@@ -42,8 +42,12 @@ extension DeviceFolder {
   public func storePhoto(at path: String) throws(StashError) -> BlobRef {
     let bytes: [UInt8]
     do throws(InputFile.Problem) {
-      bytes = try InputFile.read(path, fileSystem: fileSystem)
+      bytes = try InputFile.read(
+        path, fileSystem: fileSystem, maximumBytes: BlobStore.maximumBlobBytes)
     } catch {
+      if let size = error.tooLarge {
+        throw .refused(BlobError.tooLarge(path, size: size).description)
+      }
       throw .refused("Cannot read the photo '\(path)': \(error.reason); give a photo file")
     }
     do throws(BlobError) {

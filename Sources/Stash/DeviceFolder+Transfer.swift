@@ -93,10 +93,17 @@ extension DeviceFolder {
   {
     let bytes: [UInt8]
     do throws(InputFile.Problem) {
-      bytes = try InputFile.read(path, fileSystem: POSIXFileSystem())
+      bytes = try InputFile.read(
+        path, fileSystem: POSIXFileSystem(), maximumBytes: TransferLimits.maximumFileBytes)
     } catch {
+      if let size = error.tooLarge {
+        throw .refused(
+          "The file '\(path)' is \(size >> 20) MiB, more than the "
+            + "\(TransferLimits.maximumFileBytes >> 20) MiB an import may be; split it")
+      }
       throw .refused("Cannot read '\(path)': \(error.reason)")
     }
+    try TransferLimits.checkLines(of: bytes, path: path)
     guard let text = String(validating: bytes, as: UTF8.self) else {
       throw .refused("The file '\(path)' is not UTF-8 text; export it again with 'stash export'")
     }
@@ -266,5 +273,30 @@ extension DeviceFolder {
       entries.append(ImportEntry(line: number, item: item, locationName: text("location")))
     }
     return entries
+  }
+}
+
+/// How large a file `stash import` reads.
+public enum TransferLimits {
+  /// The largest import file: 512 MiB (a million items of a few hundred bytes each). A larger
+  /// file is refused before it is read.
+  public static let maximumFileBytes: Int64 = 512 << 20
+  /// The longest line of an import file: 1 MiB, the longest line a store may hold, so that a
+  /// huge field is refused before it is parsed.
+  public static let maximumLineBytes = LogLimits.maximumLineLength
+
+  static func checkLines(of bytes: [UInt8], path: String) throws(StashError) {
+    var line = 1
+    var start = 0
+    for index in 0...bytes.count {
+      guard index == bytes.count || bytes[index] == UInt8(ascii: "\n") else { continue }
+      guard index - start <= maximumLineBytes else {
+        throw .refused(
+          "Line \(line) of '\(path)' is longer than the \(maximumLineBytes >> 20) MiB a line "
+            + "may be; nothing was imported")
+      }
+      line += 1
+      start = index + 1
+    }
   }
 }

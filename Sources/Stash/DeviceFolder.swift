@@ -43,7 +43,7 @@ public final class DeviceFolder: Sendable {
   /// Where the folder's new identifiers come from (device, stores, copies, imports).
   public let newIdentifier: @Sendable () -> RecordID
   let fileSystem: any FileSystem
-  private let options: Options
+  let options: Options
   /// The mirror once opened (or found unavailable).
   private let mirrorStatus: Mutex<MirrorStatus?>
 
@@ -62,13 +62,25 @@ public final class DeviceFolder: Sendable {
     public var newIdentifier: @Sendable () -> RecordID
     /// The file-system seam.
     public var fileSystem: any FileSystem
+    /// How the stores are opened. ``Access/reading`` (what reading commands use) never
+    /// changes a store file: what follows a last commit is only reported, a missing mirror is
+    /// not created, and only a save that has something to write takes write access (and then
+    /// sets aside what followed the last commit, saying so through `notices`).
+    public var access: Access
+    /// When saves compact the store files (tests and crash workloads lower the threshold).
+    public var compaction: CompactionPolicy
+    /// Receives what a person should know about the stores as it happens: a damaged last
+    /// commit, damaged rows set aside, a damaged tail moved to a side file.
+    public var notices: @Sendable (StoreNotice) -> Void
 
     /// Options with the given values.
     public init(
       createIfMissing: Bool = true, deviceName: String? = nil, lockTimeout: Double = 3,
       clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() },
       newIdentifier: @escaping @Sendable () -> RecordID = { RecordID.make() },
-      fileSystem: any FileSystem = POSIXFileSystem()
+      fileSystem: any FileSystem = POSIXFileSystem(), access: Access = .writing,
+      compaction: CompactionPolicy = .standard,
+      notices: @escaping @Sendable (StoreNotice) -> Void = { _ in }
     ) {
       self.createIfMissing = createIfMissing
       self.deviceName = deviceName
@@ -76,7 +88,20 @@ public final class DeviceFolder: Sendable {
       self.clock = clock
       self.newIdentifier = newIdentifier
       self.fileSystem = fileSystem
+      self.access = access
+      self.compaction = compaction
+      self.notices = notices
     }
+  }
+
+  /// How the stores of a folder are opened (see ``Options/access``).
+  public enum Access: Hashable, Sendable {
+    /// Nothing is changed until a save has something to write.
+    case reading
+    /// The stores are opened for writing at once.
+    case writing
+
+    var store: StoreAccess { self == .reading ? .reading : .writing }
   }
 
   private init(
@@ -133,10 +158,12 @@ public final class DeviceFolder: Sendable {
         storeID: StoreID(options.newIdentifier().rawValue)!)
       local = try LocalStore.open(
         folder: home, schemas: schemas, lock: lock, create: creation,
+        access: exists ? options.access.store : .writing, compaction: options.compaction,
         fileSystem: options.fileSystem)
     } catch {
       throw StashError(error)
     }
+    StoreNotice.watch(local.file, openedWith: local.openReport.tail, tell: options.notices)
     let entitlement = local.content.settings.entitlement
     return DeviceFolder(
       home: home, local: local, mirror: nil, lock: lock, entitlementAtOpen: entitlement,
@@ -149,7 +176,9 @@ public final class DeviceFolder: Sendable {
       let store = try MirrorStore.open(
         folder: home, schemas: local.schemas, lock: lock,
         create: (local.deviceID, options.clock(), StoreID(options.newIdentifier().rawValue)!),
+        access: options.access.store, compaction: options.compaction,
         fileSystem: options.fileSystem)
+      StoreNotice.watch(store.file, openedWith: store.droppedTail, tell: options.notices)
       return .available(store)
     } catch {
       return .unavailable(

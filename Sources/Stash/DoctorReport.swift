@@ -1,10 +1,12 @@
 /// What checking a device folder found: `stash doctor`'s report.
 ///
 /// Findings are graded. **Damage** (a store that does not open or breaks its invariants, a
-/// photo that is missing or does not match its digest) makes ``isDamaged`` true, and the CLI
-/// exits with 4. **Warnings** (a torn tail that was dropped, duplicate ids, records that do
-/// not read as their model) and **notes** (dangling references, open conflicts, side files)
-/// are things a person may want to look at; the folder works with them.
+/// damaged last commit, rows that cannot be trusted, a photo that is missing or does not match
+/// its digest) makes ``isDamaged`` true, and the CLI exits with 4. **Warnings** (an
+/// unfinished write after the last commit, damage set aside in a side file, duplicate ids,
+/// records that do not read as their model) and **notes** (dangling references, open
+/// conflicts, unfinished writes set aside) are things a person may want to look at; the
+/// folder works with them.
 public struct DoctorReport: Hashable, Sendable {
   /// How serious a finding is.
   public enum Severity: String, Hashable, Sendable, Comparable {
@@ -64,6 +66,8 @@ public struct DoctorReport: Hashable, Sendable {
   public var mirror = "absent"
   /// Everything found, most serious first.
   public var findings: [Finding] = []
+  /// What `stash doctor --repair` set aside, and where, before the folder was checked.
+  public var repairs: [String] = []
 
   /// An empty report for `home`.
   public init(home: String) {

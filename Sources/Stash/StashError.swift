@@ -39,7 +39,8 @@ public struct StashError: Error, Hashable, Sendable, CustomStringConvertible {
     case .busy: self.init(.busy, error.description)
     case .damaged, .unsupportedVersion, .wrongFormat:
       self.init(.damaged, error.description + "; 'stash doctor' shows what is wrong")
-    case .io, .missing, .alreadyExists: self.init(.refused, error.description)
+    case .io, .missing, .alreadyExists, .readOnly, .needsReopening, .cannotUndo, .lineTooLong:
+      self.init(.refused, error.description)
     }
   }
 
@@ -50,6 +51,7 @@ public struct StashError: Error, Hashable, Sendable, CustomStringConvertible {
     case .notSaved(_, let log):
       self.init(log.isBusy ? .busy : .refused, error.description)
     case .invalid(let model): self.init(.refused, model.message)
+    case .staleHash: self.init(.damaged, error.description)
     }
   }
 

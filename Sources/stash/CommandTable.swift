@@ -156,7 +156,11 @@ enum CommandTable {
   static let doctor = CommandSpec(
     "doctor",
     abstract: "Check the device folder for damage and explain any found",
-    examples: ["stash doctor", "stash doctor --json"])
+    options: [
+      OptionSpec.flag(
+        "repair", help: "Move a damaged last transaction or damaged rows to side files first")
+    ],
+    examples: ["stash doctor", "stash doctor --json", "stash doctor --repair"])
 
   static let export = CommandSpec(
     "export",

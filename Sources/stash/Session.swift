@@ -67,8 +67,10 @@ struct Session {
   }
 
   private func options(creating: Bool, deviceName: String? = nil) -> DeviceFolder.Options {
+    // Opened for reading, a store file changes only when a save has something to write.
     DeviceFolder.Options(
-      createIfMissing: creating, deviceName: deviceName, lockTimeout: Self.lockTimeout)
+      createIfMissing: creating, deviceName: deviceName, lockTimeout: Self.lockTimeout,
+      access: creating ? .writing : .reading, notices: { Failure.printError($0.message) })
   }
 
   /// Refuses a home that can never be a folder (a file, a link loop) with a plain message

@@ -23,17 +23,18 @@ final class TwoStores: Sendable {
 
   init(
     _ folder: URL, device: DeviceID = DeviceID("00000000-0000-4000-8000-0000000000a1")!,
-    fileSystem: any FileSystem = POSIXFileSystem(), frozenClock: Bool = false,
-    merge: @escaping CounterMerge.Strategy = CounterMerge.merge
+    fileSystem: any FileSystem = POSIXFileSystem(), compaction: CompactionPolicy = .standard,
+    frozenClock: Bool = false, merge: @escaping CounterMerge.Strategy = CounterMerge.merge
   ) throws {
     self.folder = folder
     let lock = FolderLock(folder: folder.path, fileSystem: fileSystem)
     local = try LocalStore.open(
       folder: folder.path, schemas: InventorySchemas.registry, lock: lock,
-      create: .init(deviceID: device, deviceName: "here", time: epoch), fileSystem: fileSystem)
+      create: .init(deviceID: device, deviceName: "here", time: epoch), compaction: compaction,
+      fileSystem: fileSystem)
     mirror = try MirrorStore.open(
       folder: folder.path, schemas: InventorySchemas.registry, lock: lock,
-      create: (local.deviceID, epoch, nil), fileSystem: fileSystem)
+      create: (local.deviceID, epoch, nil), compaction: compaction, fileSystem: fileSystem)
     clock = TickingClock(start: epoch, frozen: frozenClock)
     self.merge = merge
   }

@@ -7,6 +7,10 @@ public import StashModel
 /// name always matches complete bytes; reading verifies the digest and size, so a missing or
 /// corrupt blob is reported, never silently accepted. Blobs are never removed.
 public struct BlobStore: Sendable {
+  /// The largest photo a blob store takes: 256 MiB. A larger file is refused before any of it
+  /// is read (a sparse file can claim any size).
+  public static let maximumBlobBytes: Int64 = 256 << 20
+
   /// The `blobs` folder.
   public let folder: String
   private let fileSystem: any FileSystem
@@ -58,6 +62,7 @@ public struct BlobStore: Sendable {
   /// - Parameter source: The file to copy (for example a photo a person named).
   /// - Returns: The reference to the stored bytes.
   /// - Throws: ``BlobError/unreadable(_:_:)`` when the source cannot be read,
+  ///   ``BlobError/tooLarge(_:size:)`` when it is larger than ``maximumBlobBytes``,
   ///   ``BlobError/io(_:)`` when the store cannot be written.
   @discardableResult
   public func store(contentsOf source: String) throws(BlobError) -> BlobRef {
@@ -108,11 +113,16 @@ public struct BlobStore: Sendable {
   }
 
   private func readWhole(_ path: String) throws(BlobError) -> [UInt8] {
+    try readChecked(path).get()
+  }
+
+  private func readChecked(_ path: String) throws(BlobError) -> Result<[UInt8], BlobError> {
     do throws(FileSystemError) {
       let descriptor = try fileSystem.open(path, .readOnly)
       defer { fileSystem.close(descriptor) }
       let size = try fileSystem.identity(of: descriptor).size
-      return try fileSystem.read(descriptor, count: Int(size), at: 0)
+      guard size <= Self.maximumBlobBytes else { return .failure(.tooLarge(path, size: size)) }
+      return .success(try fileSystem.read(descriptor, count: Int(size), at: 0))
     } catch {
       throw .unreadable(path, error)
     }
@@ -136,6 +146,8 @@ public enum BlobError: Error, Hashable, Sendable, CustomStringConvertible {
   case unreadable(String, FileSystemError)
   /// The blob folder could not be written.
   case io(FileSystemError)
+  /// A file is larger than ``BlobStore/maximumBlobBytes``.
+  case tooLarge(String, size: Int64)
 
   public var description: String {
     switch self {
@@ -147,6 +159,9 @@ public enum BlobError: Error, Hashable, Sendable, CustomStringConvertible {
       "Cannot read '\(path)': \(error.reason)"
     case .io(let error):
       error.description
+    case .tooLarge(let path, let size):
+      "The file '\(path)' is \(size >> 20) MiB, more than the \(BlobStore.maximumBlobBytes >> 20) "
+        + "MiB a photo may be; make it smaller"
     }
   }
 }

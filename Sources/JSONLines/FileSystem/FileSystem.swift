@@ -233,3 +233,13 @@ extension FileSystem {
     return bytes
   }
 }
+
+extension FileSystem {
+  /// Writes a whole file through a synchronized temporary file renamed into place (and
+  /// synchronizes the folder), so that `path` holds either nothing new or all of `bytes`.
+  ///
+  /// - Throws: ``FileSystemError``; the temporary file is then removed.
+  public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
+    try Log.writeReplacing(path: path, bytes: bytes, fileSystem: self)
+  }
+}

@@ -21,6 +21,16 @@ import StashModel
 enum LineFraming {
   /// The length of `{"crc":"xxxxxxxx",`.
   static let prefixLength = 18
+  /// The longest line a log may hold, in bytes without its newline: 1 MiB.
+  ///
+  /// A save that would write a longer line is refused before anything is written
+  /// (``LogError/lineTooLong(path:length:limit:)``), and reading treats a longer line as
+  /// invalid without keeping its bytes, so that a huge line can cost neither memory nor time.
+  /// Records are far smaller (``LogLimits``).
+  static let maximumLineLength = LogLimits.maximumLineLength
+  /// Why a line longer than ``maximumLineLength`` is invalid.
+  static let tooLongReason =
+    "it is longer than the \(LogLimits.maximumLineLength >> 20) MiB a line may hold"
   private static let opening = Array(#"{"crc":""#.utf8)
   private static let hexDigits = Array("0123456789abcdef".utf8)
 

@@ -7,14 +7,20 @@ extension Log {
   /// is synchronized: a crash leaves either the old file or the new one, never a mix. Other
   /// processes notice the new file (``CatchUpResult/replaced``) and read it again.
   ///
+  /// Marks taken before a compaction no longer name a position of the file
+  /// (``undo(to:)`` refuses them).
+  ///
   /// - Parameters:
   ///   - operations: The live state, as the store would replay it.
   ///   - newHeader: The header of the rewritten file (a format upgrade writes the new
   ///     version); `nil` keeps the current one.
-  /// - Throws: ``LogError/io(_:)``; the old file is then untouched.
+  /// - Throws: ``LogError/io(_:)``: the old file is then untouched, unless only the folder's
+  ///   fsync failed after the new file took its place (the log then opens the file again
+  ///   before its next write); ``LogError/lineTooLong(path:length:limit:)``.
   public func compact(to operations: [JSONObject], header newHeader: LogHeader? = nil)
     throws(LogError)
   {
+    try prepareToWrite()
     let header = newHeader ?? self.header
     var bytes = [UInt8]()
     bytes.reserveCapacity(operations.count * 256 + 256)
@@ -22,10 +28,15 @@ extension Log {
     var lines = 1
     if !operations.isEmpty {
       for operation in operations {
+        let start = bytes.count
         LineFraming.appendLine(to: &bytes) { out in
           out.append(contentsOf: #""tx":1,"op":"#.utf8)
           JSONWriter.write(.object(operation), into: &out)
           out.append(UInt8(ascii: "}"))
+        }
+        let length = bytes.count - start - 1
+        guard length <= LogLimits.maximumLineLength else {
+          throw .lineTooLong(path: path, length: length, limit: LogLimits.maximumLineLength)
         }
       }
       Log.appendCommitLine(sequence: 1, count: operations.count, to: &bytes)
@@ -34,12 +45,22 @@ extension Log {
     do throws(FileSystemError) {
       try Log.writeReplacing(path: path, bytes: bytes, fileSystem: fileSystem)
       let reopened = try fileSystem.open(path, .readWrite)
+      let reopenedIdentity: FileIdentity
+      do { reopenedIdentity = try fileSystem.identity(of: reopened) } catch {
+        fileSystem.close(reopened)
+        throw error
+      }
       fileSystem.close(descriptor)
       descriptor = reopened
-      identity = try fileSystem.identity(of: reopened)
+      identity = reopenedIdentity
     } catch {
+      // If the new file took the old one's place, this log's descriptor is the old, unlinked
+      // file: it must never be written again.
+      let onDisk = try? fileSystem.identity(atPath: path)
+      if onDisk.map({ !$0.isSameFile(as: identity) }) ?? true { needsReopening = true }
       throw .io(error.renamed(path))
     }
+    generation = Log.nextGeneration()
     committedEnd = Int64(bytes.count)
     lastSequence = operations.isEmpty ? 0 : 1
     committedLines = lines

@@ -1,25 +1,58 @@
 import Foundation
 
-/// What opening or catching up found after the last commit.
+/// What follows a log's last commit, when anything does.
+///
+/// Two kinds, told apart by the bytes alone (the rules are in one place, the scanner):
+/// - ``Kind/torn``: the start of a transaction that was never committed, as a write that
+///   stopped (a crash, a kill, a full disk) leaves it. It was never reported saved. Readers
+///   ignore it; the next writer keeps it in `<file>.torn-<ms>-<offset>` and cuts it off.
+/// - ``Kind/damaged``: complete lines that fail their checksum or do not fit, where a commit
+///   should be. A stopped write cannot leave this; a changed byte can, and the transaction it
+///   hides may be one that was reported saved. It is never dropped quietly: every command
+///   warns about it, `stash doctor` counts it as damage, and it is set aside (in
+///   `<file>.damaged-<ms>-<offset>`) only by a write that says so, or by `doctor --repair`.
 public struct TailReport: Hashable, Sendable, CustomStringConvertible {
+  /// What kind of tail this is.
+  public enum Kind: String, Hashable, Sendable {
+    /// An unfinished write: never committed, never reported saved.
+    case torn
+    /// Damage where the last commit should be: possibly a saved change.
+    case damaged
+  }
+
   /// The log file.
   public let path: String
-  /// Where the dropped bytes started (the end of the last commit).
+  /// What kind of tail this is.
+  public let kind: Kind
+  /// Where the tail starts (the end of the last commit).
   public let offset: Int64
-  /// How many bytes were dropped.
+  /// How many bytes it holds.
   public let length: Int64
-  /// The line number the dropped part started at.
+  /// The line number the tail starts at.
   public let line: Int
-  /// Why it was dropped: an uncommitted transaction, a torn line, a failed checksum.
+  /// What is wrong, naming the first bad line.
   public let reason: String
-  /// The side file the bytes were kept in, or `nil` when the log was opened without
-  /// recovery (the bytes are then still in the file, ignored).
+  /// The side file the bytes were moved to, or `nil` when the log was opened for reading (the
+  /// bytes are then still in the file, ignored).
   public let keptAt: String?
 
   public var description: String {
-    let kept = keptAt.map { "; they were kept in '\($0)'" } ?? "; they were ignored"
-    return "Dropped \(length) bytes after the last commit of '\(path)' at line \(line) "
-      + "(\(reason))\(kept)"
+    switch (kind, keptAt) {
+    case (.torn, let kept?):
+      return "Dropped an unfinished write of \(length) bytes after the last commit of "
+        + "'\(path)' (\(reason)); it was kept in '\(kept)'"
+    case (.torn, nil):
+      return "'\(path)' ends with an unfinished write of \(length) bytes (\(reason)); it is "
+        + "ignored, and the next save sets it aside"
+    case (.damaged, let kept?):
+      return "Set aside the damaged last transaction of '\(path)' (\(reason)) in '\(kept)'; "
+        + "it may hold a change that was reported saved: look at it, and make that change "
+        + "again if it is missing"
+    case (.damaged, nil):
+      return "The last transaction of '\(path)' is damaged (\(reason)); it is not shown, and "
+        + "it may hold a change that was reported saved. 'stash doctor --repair' sets it aside "
+        + "(so does the next save)"
+    }
   }
 }
 
@@ -37,16 +70,18 @@ public enum CatchUpResult: Equatable, Sendable {
 extension Log {
   /// Opens an existing log and hands every committed transaction to `apply`, in order.
   ///
-  /// A torn or uncommitted tail after the last commit is dropped: with `recoverTail` it is
-  /// first written to a side file (`<path>.torn-<time>`) and then cut from the file; without,
-  /// it is only ignored. Damage before the last commit throws ``LogError/damaged(path:line:reason:)``
+  /// What follows the last commit (a ``TailReport``) is never applied: with `recoverTail` the
+  /// file is opened for writing and the tail is first written to a side file and then cut from
+  /// the file; without, the file is opened read-only, nothing is changed, and the tail is only
+  /// reported. Damage before the last commit throws ``LogError/damaged(path:line:reason:)``
   /// naming the first bad line, and nothing is changed.
   ///
   /// - Parameters:
   ///   - path: The log file.
   ///   - format: The expected `format` of the header.
   ///   - supportedVersion: The newest format version this code reads.
-  ///   - recoverTail: Whether to keep aside and cut a torn tail (needs the folder's lock).
+  ///   - recoverTail: Whether to open for writing, and keep aside and cut a tail (needs the
+  ///     folder's lock).
   ///   - fileSystem: The file-system seam.
   ///   - readHeader: Receives the header before any transaction.
   ///   - apply: Receives each committed transaction; it may throw to refuse one (the store
@@ -61,9 +96,21 @@ extension Log {
   ) throws(LogError) -> (log: Log, tail: TailReport?) {
     let descriptor: FileDescriptor
     do {
-      descriptor = try fileSystem.open(path, recoverTail ? .readWrite : .readOnly)
+      // Never wait in the open: a FIFO put where the store should be must not hang a reader.
+      descriptor = try fileSystem.open(
+        path, recoverTail ? .readWrite : .readOnly, options: .nonBlocking)
     } catch {
       throw error.code == ENOENT ? .missing(path) : .io(error.renamed(path))
+    }
+    do throws(LogError) {
+      let kind = try Log.identity(of: descriptor, path, fileSystem).kind
+      guard kind == .regular else {
+        throw LogError.damaged(
+          path: path, line: 1, reason: "it is not a regular file (a folder, a FIFO or a device)")
+      }
+    } catch {
+      fileSystem.close(descriptor)
+      throw error
     }
     var scanner = Scanner(path: path, start: 0, lastSequence: 0, lines: 0, expectsHeader: true)
     do throws(LogError) {
@@ -87,7 +134,8 @@ extension Log {
         path: path, header: header, fileSystem: fileSystem, descriptor: descriptor,
         identity: try Log.identity(of: descriptor, path, fileSystem),
         committedEnd: scanner.committedEnd,
-        lastSequence: scanner.lastSequence, committedLines: scanner.committedLines)
+        lastSequence: scanner.lastSequence, committedLines: scanner.committedLines,
+        isWritable: recoverTail)
       let tail = try log.dropTail(scanner.tail, recover: recoverTail)
       return (log, tail)
     } catch {
@@ -102,7 +150,8 @@ extension Log {
   /// process's update.
   ///
   /// - Parameters:
-  ///   - recoverTail: Whether to keep aside and cut a torn tail left by a crashed writer.
+  ///   - recoverTail: Whether to keep aside and cut a tail (left by a crashed writer, or
+  ///     damaged); the log must be writable. Without, a tail is only reported.
   ///   - apply: Receives each new committed transaction.
   /// - Returns: Whether anything changed, or that the file must be opened again.
   /// - Throws: ``LogError``; ``LogError/missing(_:)`` when the file was removed.
@@ -116,6 +165,7 @@ extension Log {
     let size = try Log.identity(of: descriptor, path, fileSystem).size
     if size == committedEnd { return .current }
     if size < committedEnd { return .replaced }
+    if recoverTail { try prepareToWrite() }
     var scanner = Scanner(
       path: path, start: committedEnd, lastSequence: lastSequence, lines: committedLines,
       expectsHeader: false)
@@ -143,20 +193,58 @@ extension Log {
     let length = tail.fileSize - committedEnd
     guard recover else {
       return TailReport(
-        path: path, offset: committedEnd, length: length, line: tail.line, reason: tail.reason,
-        keptAt: nil)
+        path: path, kind: tail.kind, offset: committedEnd, length: length, line: tail.line,
+        reason: tail.reason, keptAt: nil)
     }
-    let sidePath = "\(path).torn-\(Int64(Date().timeIntervalSince1970 * 1000))-\(committedEnd)"
+    let time = Int64(Date().timeIntervalSince1970 * 1000)
+    let sidePath = "\(path).\(tail.kind.rawValue)-\(time)-\(committedEnd)"
     do throws(FileSystemError) {
-      let bytes = try fileSystem.read(descriptor, count: Int(length), at: committedEnd)
-      try Log.writeReplacing(path: sidePath, bytes: bytes, fileSystem: fileSystem)
-      try fileSystem.truncate(descriptor, to: committedEnd)
-      try fileSystem.synchronize(descriptor)
+      try copyTail(from: committedEnd, length: length, to: sidePath)
     } catch {
       throw .io(error.renamed(path))
     }
+    do throws(FileSystemError) {
+      try fileSystem.truncate(descriptor, to: committedEnd)
+      try fileSystem.synchronize(descriptor)
+    } catch {
+      needsReopening = true
+      throw .io(error.renamed(path))
+    }
     return TailReport(
-      path: path, offset: committedEnd, length: length, line: tail.line, reason: tail.reason,
-      keptAt: sidePath)
+      path: path, kind: tail.kind, offset: committedEnd, length: length, line: tail.line,
+      reason: tail.reason, keptAt: sidePath)
+  }
+
+  /// Copies `length` bytes from `offset` to a new file at `destination`, a chunk at a time (a
+  /// tail may be as large as the disk), through a synchronized temporary file.
+  private func copyTail(
+    from offset: Int64, length: Int64, to destination: String
+  ) throws(FileSystemError) {
+    let temporary = destination + ".tmp"
+    try fileSystem.removeFile(temporary)
+    let copy = try fileSystem.open(temporary, .createNew)
+    do throws(FileSystemError) {
+      var done: Int64 = 0
+      while done < length {
+        let count = Int(min(Int64(1 << 20), length - done))
+        let bytes = try fileSystem.read(descriptor, count: count, at: offset + done)
+        guard !bytes.isEmpty else { break }
+        try fileSystem.write(copy, bytes, at: done)
+        done += Int64(bytes.count)
+      }
+      try fileSystem.synchronize(copy)
+    } catch {
+      fileSystem.close(copy)
+      try? fileSystem.removeFile(temporary)
+      throw error
+    }
+    fileSystem.close(copy)
+    do throws(FileSystemError) {
+      try fileSystem.rename(temporary, to: destination)
+    } catch {
+      try? fileSystem.removeFile(temporary)
+      throw error
+    }
+    try fileSystem.synchronizeDirectory(parentPath(of: destination))
   }
 }

@@ -10,8 +10,14 @@ public import StashModel
 /// {"crc":"…","tx":1,"commit":2}
 /// ```
 /// Only committed transactions count. ``append(_:)`` returns after the transaction is on
-/// stable storage. Opening drops a torn or uncommitted tail (after keeping it in a side file)
-/// and refuses a file with damage before its last commit.
+/// stable storage. Opening ignores what follows the last commit (a torn write, or a damaged
+/// last commit, see ``TailReport``), or keeps it in a side file and cuts it when opened for
+/// writing; it refuses a file with damage before its last commit.
+///
+/// A failed write or fsync is final: the log does not write on as if the bytes before were
+/// durable. It cuts its own partial bytes off again, and before its next write it opens the
+/// file anew and checks every committed line (a failed fsync may have dropped pages that the
+/// kernel then reports clean, so the old descriptor is not trusted).
 ///
 /// A `Log` is not thread-safe and assumes its caller holds the folder's ``FolderLock`` around
 /// every call that reads or writes the file; the stores do both.
@@ -24,16 +30,26 @@ public final class Log {
   public internal(set) var committedEnd: Int64
   /// The number of the last committed transaction (0 when there is none).
   public internal(set) var lastSequence: Int64
+  /// Whether the file is open for writing (a log opened for reading never changes it, until
+  /// ``makeWritable()``).
+  public internal(set) var isWritable: Bool
+  /// Whether a write or fsync failed since the file was last checked: the next write first
+  /// opens the file again and checks its committed part.
+  public internal(set) var needsReopening = false
 
   let fileSystem: any FileSystem
   var descriptor: FileDescriptor
   var identity: FileIdentity
+  /// Which generation of the file this is: new for every open log and every compaction, so
+  /// that a ``Mark`` is never used on another file than its own.
+  var generation = Log.nextGeneration()
   /// The number of lines in the committed part (the header is line 1).
   public internal(set) var committedLines: Int
 
   init(
     path: String, header: LogHeader, fileSystem: any FileSystem, descriptor: FileDescriptor,
-    identity: FileIdentity, committedEnd: Int64, lastSequence: Int64, committedLines: Int
+    identity: FileIdentity, committedEnd: Int64, lastSequence: Int64, committedLines: Int,
+    isWritable: Bool
   ) {
     self.path = path
     self.header = header
@@ -43,6 +59,7 @@ public final class Log {
     self.committedEnd = committedEnd
     self.lastSequence = lastSequence
     self.committedLines = committedLines
+    self.isWritable = isWritable
   }
 
   deinit { fileSystem.close(descriptor) }
@@ -70,38 +87,53 @@ public final class Log {
       appendHeaderLine(header, to: &bytes)
       try writeReplacing(path: path, bytes: bytes, fileSystem: fileSystem)
       let descriptor = try fileSystem.open(path, .readWrite)
+      let identity: FileIdentity
+      do { identity = try fileSystem.identity(of: descriptor) } catch {
+        fileSystem.close(descriptor)
+        throw error
+      }
       return Log(
         path: path, header: header, fileSystem: fileSystem, descriptor: descriptor,
-        identity: try fileSystem.identity(of: descriptor), committedEnd: Int64(bytes.count),
-        lastSequence: 0, committedLines: 1)
+        identity: identity, committedEnd: Int64(bytes.count), lastSequence: 0,
+        committedLines: 1, isWritable: true)
     } catch {
       throw .io(error.renamed(path))
     }
   }
 
-  /// A position in the log that ``undo(_:)`` can return to.
+  /// A position in the log that ``undo(to:)`` can return to.
+  ///
+  /// It belongs to one generation of the file: after a compaction (or a reopen) it no longer
+  /// names a position of the file, and undoing to it is refused.
   public struct Mark: Hashable, Sendable {
     let end: Int64
     let sequence: Int64
     let lines: Int
+    let generation: UInt64
   }
 
   /// The current end of the committed log.
-  public var mark: Mark { Mark(end: committedEnd, sequence: lastSequence, lines: committedLines) }
+  public var mark: Mark {
+    Mark(end: committedEnd, sequence: lastSequence, lines: committedLines, generation: generation)
+  }
 
   /// Appends one transaction and returns once it is on stable storage.
   ///
   /// If writing or synchronizing fails, the partial bytes are cut off again before the error
-  /// is thrown, so the file holds exactly what it held before.
+  /// is thrown, so the file holds exactly what it held before; the log then checks the file
+  /// again before its next write.
   ///
   /// - Parameter operations: The transaction's operations; an empty list writes nothing.
-  /// - Throws: ``LogError/io(_:)`` when the file system fails; nothing was committed.
+  /// - Throws: ``LogError/lineTooLong(path:length:limit:)`` before writing anything when a
+  ///   line would pass ``LogLimits/maximumLineLength``; ``LogError/io(_:)`` when the file
+  ///   system fails (nothing was committed); ``LogError/readOnly(_:)``.
   public func append(_ operations: [JSONObject]) throws(LogError) {
     guard !operations.isEmpty else { return }
     let sequence = lastSequence + 1
     var bytes = [UInt8]()
     bytes.reserveCapacity(operations.count * 256)
     for operation in operations {
+      let start = bytes.count
       LineFraming.appendLine(to: &bytes) { out in
         appendKey("tx", to: &out)
         out.append(contentsOf: String(sequence).utf8)
@@ -110,8 +142,13 @@ public final class Log {
         JSONWriter.write(.object(operation), into: &out)
         out.append(UInt8(ascii: "}"))
       }
+      let length = bytes.count - start - 1
+      guard length <= LogLimits.maximumLineLength else {
+        throw .lineTooLong(path: path, length: length, limit: LogLimits.maximumLineLength)
+      }
     }
     Log.appendCommitLine(sequence: sequence, count: operations.count, to: &bytes)
+    try prepareToWrite()
     do throws(FileSystemError) {
       let size = try fileSystem.identity(of: descriptor).size
       guard size == committedEnd else {
@@ -132,15 +169,24 @@ public final class Log {
 
   /// Removes everything appended after `mark` (used to roll back a pass that failed halfway).
   ///
-  /// - Parameter mark: A mark taken with ``mark`` on this log, since when nothing was
-  ///   compacted.
-  /// - Throws: ``LogError/io(_:)`` when the file cannot be cut or synchronized.
+  /// - Parameter mark: A mark taken with ``mark`` on this log.
+  /// - Throws: ``LogError/cannotUndo(path:reason:)`` when the file was compacted or reopened
+  ///   since the mark (its bytes are no longer where the mark says), or when the mark is past
+  ///   the end; ``LogError/io(_:)`` when the file cannot be cut or synchronized.
   public func undo(to mark: Mark) throws(LogError) {
+    guard mark.generation == generation else {
+      throw .cannotUndo(path: path, reason: "the file was compacted or reopened since")
+    }
+    guard mark.end <= committedEnd else {
+      throw .cannotUndo(path: path, reason: "the mark is past the end of the file")
+    }
     guard mark.end < committedEnd else { return }
+    try prepareToWrite()
     do throws(FileSystemError) {
       try fileSystem.truncate(descriptor, to: mark.end)
       try fileSystem.synchronize(descriptor)
     } catch {
+      needsReopening = true
       throw .io(error.renamed(path))
     }
     committedEnd = mark.end
@@ -148,9 +194,11 @@ public final class Log {
     committedLines = mark.lines
   }
 
-  /// Cuts the file back after a failed write; a failure here is left to the next open, which
-  /// drops the uncommitted tail.
+  /// Cuts the file back after a failed write. The write or its fsync failed, so the state of
+  /// the file is not trusted any more: the next write checks it again first. A failure to cut
+  /// is left to that check and to the next open, which drop the uncommitted tail.
   private func cutBack(to size: Int64) {
+    needsReopening = true
     try? fileSystem.truncate(descriptor, to: size)
     try? fileSystem.synchronize(descriptor)
   }
@@ -176,6 +224,9 @@ public final class Log {
 
   /// Writes `bytes` to a temporary file beside `path`, synchronizes it, renames it over `path`
   /// and synchronizes the folder.
+  ///
+  /// The temporary file's descriptor is closed exactly once, whatever fails: a second close
+  /// of its number could close a file another thread has opened since.
   static func writeReplacing(
     path: String, bytes: [UInt8], fileSystem: any FileSystem
   ) throws(FileSystemError) {
@@ -185,14 +236,21 @@ public final class Log {
     do throws(FileSystemError) {
       try fileSystem.write(descriptor, bytes, at: 0)
       try fileSystem.synchronize(descriptor)
-      fileSystem.close(descriptor)
-      try fileSystem.rename(temporary, to: path)
-      try fileSystem.synchronizeDirectory(parentPath(of: path))
     } catch {
       fileSystem.close(descriptor)
       try? fileSystem.removeFile(temporary)
       throw error
     }
+    fileSystem.close(descriptor)
+    do throws(FileSystemError) {
+      try fileSystem.rename(temporary, to: path)
+    } catch {
+      try? fileSystem.removeFile(temporary)
+      throw error
+    }
+    // The new file is in place; if the folder cannot be synchronized, its name may not
+    // survive a power loss, and the caller is told so.
+    try fileSystem.synchronizeDirectory(parentPath(of: path))
   }
 }
 

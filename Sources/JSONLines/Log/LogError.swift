@@ -19,6 +19,16 @@ public enum LogError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The file is a log of another kind (for example a mirror store where a local one was
   /// expected).
   case wrongFormat(path: String, found: String, expected: String)
+  /// A write through a log opened for reading.
+  case readOnly(String)
+  /// The file was compacted or replaced since this log read it, after a failed write: it must
+  /// be opened again from the start (the stores do this themselves).
+  case needsReopening(String)
+  /// An undo to a mark that no longer names a position of the file (a compaction or a reopen
+  /// came between): refused, rather than cut the file in the wrong place.
+  case cannotUndo(path: String, reason: String)
+  /// A line would be longer than ``LogLimits/maximumLineLength``; nothing was written.
+  case lineTooLong(path: String, length: Int, limit: Int)
 
   public var description: String {
     switch self {
@@ -39,6 +49,16 @@ public enum LogError: Error, Hashable, Sendable, CustomStringConvertible {
         + "stash reads (\(supported)); update stash to open it"
     case .wrongFormat(let path, let found, let expected):
       return "The file '\(path)' is a '\(found)' file, not a '\(expected)' one"
+    case .readOnly(let path):
+      return "The store '\(path)' was opened for reading; open it for writing to save"
+    case .needsReopening(let path):
+      return "The store '\(path)' changed after a failed write; open it again and retry"
+    case .cannotUndo(let path, let reason):
+      return "Could not undo the last changes of '\(path)': \(reason); they stay saved, and "
+        + "the next sync reconciles them"
+    case .lineTooLong(let path, let length, let limit):
+      return "Could not save to '\(path)': a line would be \(length) bytes, more than the "
+        + "\(limit) a line may hold; make the record smaller"
     }
   }
 }

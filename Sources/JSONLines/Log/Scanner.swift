@@ -3,15 +3,27 @@ import StashModel
 /// Reads a log's lines from an offset and sorts them into committed transactions and a tail.
 ///
 /// The rules, in one place:
-/// - a line is valid when it ends with a newline, its checksum matches, it parses, and it fits
-///   the transaction being read (same `tx` number, or the next one after a commit);
+/// - a line is valid when it ends with a newline, is at most ``LineFraming/maximumLineLength``
+///   bytes, its checksum matches, it parses, and it fits the transaction being read (same `tx`
+///   number, or the next one after a commit);
 /// - a commit line whose count matches closes the transaction, which is then applied;
 /// - after the first invalid line everything is tail, unless a valid commit line follows: then
 ///   the damage is before the last commit and the log is refused, naming the first bad line.
+///
+/// A tail is one of two kinds (``TailReport/Kind``), told apart by its bytes alone:
+/// - **torn**: valid operation lines of the next transaction, and at most one last line without
+///   a newline. This is all a write that stopped (a crash, a kill, a full disk) can leave,
+///   since a transaction is written front to back and its commit line comes last;
+/// - **damaged**: anything else, that is a complete line (ended by a newline) that fails its
+///   checksum, does not parse, is too long or does not fit, or a last line that is a complete
+///   commit whose newline is missing or changed. A stopped write cannot make these; a changed byte can,
+///   and the damaged transaction may be one that was reported saved, so it is never dropped
+///   quietly.
 struct Scanner {
   struct Tail {
     /// The first line of the tail.
     let line: Int
+    let kind: TailReport.Kind
     let reason: String
     /// The file's size when it was scanned.
     let fileSize: Int64
@@ -25,16 +37,23 @@ struct Scanner {
   private(set) var tail: Tail?
 
   private var expectsHeader: Bool
+  /// Where to stop reading (`nil`: at the end of the file).
+  private let end: Int64?
   private var lineNumber: Int
   private var pendingSequence: Int64?
   private var pendingOperations: [Operation] = []
-  private var firstBad: (line: Int, reason: String)?
+  /// The first invalid line, and whether it was complete (ended by a newline).
+  private var firstBad: (line: Int, reason: String, complete: Bool)?
 
   /// Why the first invalid line was invalid, if there was one.
   var firstBadReason: String? { firstBad?.reason }
 
-  init(path: String, start: Int64, lastSequence: Int64, lines: Int, expectsHeader: Bool) {
+  init(
+    path: String, start: Int64, lastSequence: Int64, lines: Int, expectsHeader: Bool,
+    end: Int64? = nil
+  ) {
     self.path = path
+    self.end = end
     self.committedEnd = start
     self.lastSequence = lastSequence
     self.committedLines = lines
@@ -53,21 +72,54 @@ struct Scanner {
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     var carried = 0  // bytes at the buffer's front: the start of a line not yet complete
     var offset = committedEnd  // the file offset of the buffer's first byte
+    var skipping = false  // inside a line longer than the limit, whose bytes are not kept
     while true {
-      if carried == buffer.count {  // a line longer than the buffer: make room
-        buffer.append(contentsOf: repeatElement(0, count: buffer.count))
+      if carried == buffer.count {
+        if buffer.count > LineFraming.maximumLineLength {
+          // The line is longer than any line may be: find its end without keeping it, so that
+          // a huge line costs neither memory nor parsing.
+          skipping = true
+          offset += Int64(carried)
+          carried = 0
+        } else {  // a line longer than the buffer: make room
+          buffer.append(contentsOf: repeatElement(0, count: buffer.count))
+        }
       }
       let readAt = offset + Int64(carried)
+      let room = min(buffer.count - carried, end.map { Int(max(0, $0 - readAt)) } ?? Int.max)
       let result: Result<Int, FileSystemError> = buffer.withUnsafeMutableBytes { raw in
-        Result { () throws(FileSystemError) in
+        guard room > 0 else { return .success(0) }
+        return Result { () throws(FileSystemError) in
           try fileSystem.read(
-            descriptor, into: UnsafeMutableRawBufferPointer(rebasing: raw[carried...]),
+            descriptor,
+            into: UnsafeMutableRawBufferPointer(rebasing: raw[carried..<(carried + room)]),
             at: readAt)
         }
       }
       let count: Int
       do { count = try result.get() } catch { throw .io(error.renamed(path)) }
-      let filled = carried + count
+      var filled = carried + count
+      if skipping {
+        let end = buffer.withUnsafeBytes { raw in
+          LineFraming.newline(in: UnsafeRawBufferPointer(rebasing: raw[0..<filled]), from: 0)
+        }
+        guard let end else {
+          if count == 0 {
+            tooLong(terminated: false)
+            finish(fileSize: offset + Int64(filled))
+            return
+          }
+          offset += Int64(filled)
+          carried = 0
+          continue
+        }
+        skipping = false
+        tooLong(terminated: true)
+        filled = move(&buffer, from: end + 1, count: filled - end - 1)
+        offset += Int64(end + 1)
+        carried = filled
+        continue
+      }
       let consumed = try lines(
         of: buffer, upTo: filled, at: offset, endOfFile: count == 0, apply: apply,
         header: readHeader)
@@ -75,14 +127,25 @@ struct Scanner {
         finish(fileSize: offset + Int64(filled))
         return
       }
-      carried = filled - consumed
-      if consumed > 0 && carried > 0 {
-        buffer.withUnsafeMutableBytes { raw in
-          raw.baseAddress!.copyMemory(from: raw.baseAddress! + consumed, byteCount: carried)
-        }
-      }
+      carried = move(&buffer, from: consumed, count: filled - consumed)
       offset += Int64(consumed)
     }
+  }
+
+  /// Moves `count` bytes from `start` to the buffer's front; returns `count`.
+  private func move(_ buffer: inout [UInt8], from start: Int, count: Int) -> Int {
+    if start > 0 && count > 0 {
+      buffer.withUnsafeMutableBytes { raw in
+        raw.baseAddress!.copyMemory(from: raw.baseAddress! + start, byteCount: count)
+      }
+    }
+    return count
+  }
+
+  /// Counts a line longer than the limit, which is never valid.
+  private mutating func tooLong(terminated: Bool) {
+    lineNumber += 1
+    markBad(LineFraming.tooLongReason, complete: terminated)
   }
 
   /// Handles every complete line of `bytes` (and at the end of the file, the unterminated
@@ -121,8 +184,15 @@ struct Scanner {
 
   private mutating func finish(fileSize: Int64) {
     guard fileSize > committedEnd else { return }
-    let reason = firstBad?.reason ?? "an uncommitted transaction"
-    tail = Tail(line: committedLines + 1, reason: reason, fileSize: fileSize)
+    let start = committedLines + 1
+    guard let firstBad else {
+      tail = Tail(
+        line: start, kind: .torn, reason: "an uncommitted transaction", fileSize: fileSize)
+      return
+    }
+    tail = Tail(
+      line: start, kind: firstBad.complete ? .damaged : .torn,
+      reason: "line \(firstBad.line): \(firstBad.reason)", fileSize: fileSize)
   }
 
   private mutating func line(
@@ -131,13 +201,37 @@ struct Scanner {
     header readHeader: (LogHeader) throws(LogError) -> Void
   ) throws(LogError) {
     lineNumber += 1
-    let decoded: Result<JSONObject, LineProblem> =
-      terminated ? LineFraming.decode(bytes) : .failure(.unterminated)
+    guard bytes.count <= LineFraming.maximumLineLength else {
+      markBad(LineFraming.tooLongReason, complete: terminated)
+      return
+    }
     let object: JSONObject
-    switch decoded {
-    case .success(let value): object = value
-    case .failure(let problem):
-      markBad(problem.reason)
+    switch LineFraming.decode(bytes) {
+    case .success(let value) where terminated: object = value
+    case .success(let value):
+      // A whole line without its newline: a write that stopped one byte short, or a changed
+      // newline. Only a commit can make it count, so only a commit is reported as damage.
+      if firstBad == nil, isClosingCommit(value) {
+        markBad("it is a complete commit whose newline is missing", complete: true)
+      } else {
+        markBad(LineProblem.unterminated.reason, complete: false)
+      }
+      return
+    case .failure(let problem) where terminated:
+      markBad(problem.reason, complete: true)
+      return
+    case .failure:
+      // A whole commit followed by a byte that is not its newline was changed, not cut short:
+      // a write that stops leaves a prefix of the right bytes.
+      if firstBad == nil, bytes.count > 1,
+        case .success(let value) = LineFraming.decode(
+          UnsafeRawBufferPointer(rebasing: bytes.dropLast())),
+        isClosingCommit(value)
+      {
+        markBad("it is a complete commit whose newline was changed", complete: true)
+      } else {
+        markBad(LineProblem.unterminated.reason, complete: false)
+      }
       return
     }
     if let firstBad {
@@ -189,7 +283,14 @@ struct Scanner {
     }
   }
 
-  private mutating func markBad(_ reason: String) {
-    if firstBad == nil { firstBad = (lineNumber, reason) }
+  /// Whether `object` is the commit line that closes the transaction read so far.
+  private func isClosingCommit(_ object: JSONObject) -> Bool {
+    guard case .integer(let sequence)? = object["tx"], case .integer(let count)? = object["commit"]
+    else { return false }
+    return sequence == pendingSequence && count == pendingOperations.count
+  }
+
+  private mutating func markBad(_ reason: String, complete: Bool = true) {
+    if firstBad == nil { firstBad = (lineNumber, reason, complete) }
   }
 }

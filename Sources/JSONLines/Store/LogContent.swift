@@ -28,6 +28,13 @@ public protocol LogContent: Sendable {
   /// - Throws: ``ModelError`` saying what is wrong; the store reports it with the line number.
   func change(from operation: JSONObject) throws(ModelError) -> Change
 
+  /// Reads one operation line, knowing its line number (a content that sets damaged lines
+  /// aside, rather than refusing the file, keeps it to name them). By default, the same as
+  /// ``change(from:)``.
+  ///
+  /// - Throws: ``ModelError`` saying what is wrong; the store reports it with the line number.
+  func change(from operation: JSONObject, line: Int) throws(ModelError) -> Change
+
   /// The operation line of a change.
   static func operation(for change: Change) -> JSONObject
 
@@ -37,4 +44,10 @@ public protocol LogContent: Sendable {
   /// How many changes compaction would write: the store compacts when the file holds many
   /// more lines than this.
   var liveChangeCount: Int { get }
+}
+
+extension LogContent {
+  public func change(from operation: JSONObject, line: Int) throws(ModelError) -> Change {
+    try change(from: operation)
+  }
 }

@@ -8,6 +8,10 @@ import Synchronization
 /// up with what other processes committed, builds its changes against that fresh content,
 /// writes them as one transaction (durable before it returns), and only then applies them in
 /// memory. A failed write changes nothing, in memory or on disk.
+///
+/// Opened for reading (``StoreAccess/reading``), the store never changes its file until a save
+/// has something to write: only then does it take write access, create a missing file, and
+/// set aside what followed the last commit (telling ``observeTails(_:)``'s observers).
 public final class LogStore<Content: LogContent>: Sendable {
   /// The store file.
   public let path: String
@@ -15,51 +19,68 @@ public final class LogStore<Content: LogContent>: Sendable {
   public let lock: FolderLock
   /// What decoding needs.
   public let context: Content.Context
-  private let fileSystem: any FileSystem
-  private let state: Mutex<State>
+  /// When the file is compacted.
+  public let compaction: CompactionPolicy
+  let fileSystem: any FileSystem
+  let state: Mutex<State>
+  let tailObservers = Mutex<[@Sendable (TailReport) -> Void]>([])
 
   /// The open file and the content replayed from it.
   ///
   /// `@unchecked Sendable` is sound here: a `State` exists only inside `state` (the `Mutex`),
   /// every access goes through `withLock`, and neither the `Log` nor the `State` is ever
-  /// returned out of the critical section (only `Content`, a `Sendable` value, is).
-  private struct State: @unchecked Sendable {
-    var log: Log
+  /// returned out of the critical section (only `Content` and other `Sendable` values are).
+  struct State: @unchecked Sendable {
+    /// The file; `nil` while a store opened for reading has not created its missing file.
+    var log: Log?
+    var header: LogHeader
     var content: Content
+    /// How to create the file at the first save, while `log` is `nil`.
+    var creation: Creation?
+    /// What follows the last commit while it is only ignored (opened for reading).
+    var tail: TailReport?
+    /// How many callers hold compaction off (``withRollback(_:)``).
+    var compactionHolds = 0
   }
 
-  private init(
-    path: String, lock: FolderLock, context: Content.Context, fileSystem: any FileSystem,
-    log: Log, content: Content
+  init(
+    path: String, lock: FolderLock, context: Content.Context, compaction: CompactionPolicy,
+    fileSystem: any FileSystem, state: State
   ) {
     self.path = path
     self.lock = lock
     self.context = context
+    self.compaction = compaction
     self.fileSystem = fileSystem
-    self.state = Mutex(State(log: log, content: content))
+    self.state = Mutex(state)
   }
 
   /// Opens an existing store file, replaying its committed transactions.
   ///
-  /// A torn tail is kept in a side file and cut (under the lock). Damage before the last
-  /// commit, a newer version or another format throws, and nothing is changed.
+  /// For writing, a tail after the last commit is kept in a side file and cut (under the
+  /// lock); for reading, it is only reported. Damage before the last commit, a newer version
+  /// or another format throws, and nothing is changed.
   ///
-  /// - Returns: The store, and the report of a dropped tail, if any.
+  /// - Parameters:
+  ///   - access: Reading (the file is left as it is until a save) or writing.
+  ///   - compaction: When saves compact the file.
+  /// - Returns: The store, and what followed the last commit, if anything.
   /// - Throws: ``LogError``.
   public static func open(
-    path: String, lock: FolderLock, context: Content.Context,
-    fileSystem: any FileSystem = POSIXFileSystem()
+    path: String, lock: FolderLock, context: Content.Context, access: StoreAccess = .writing,
+    compaction: CompactionPolicy = .standard, fileSystem: any FileSystem = POSIXFileSystem()
   ) throws(LogError) -> (store: LogStore, tail: TailReport?) {
     let proof = try lock.acquire()
     defer { lock.release(proof) }
-    let (log, content, tail) = try load(path: path, context: context, fileSystem: fileSystem)
-    if log.header.version < Content.version {
-      try upgrade(log, content: content, fileSystem: fileSystem)
-    }
+    let (log, content, tail) = try load(
+      path: path, context: context, recover: access == .writing, fileSystem: fileSystem)
+    if access == .writing { try upgradeIfOlder(log, content: content, fileSystem: fileSystem) }
+    let state = State(
+      log: log, header: log.header, content: content, tail: tail?.keptAt == nil ? tail : nil)
     return (
       LogStore(
-        path: path, lock: lock, context: context, fileSystem: fileSystem, log: log,
-        content: content),
+        path: path, lock: lock, context: context, compaction: compaction,
+        fileSystem: fileSystem, state: state),
       tail
     )
   }
@@ -69,7 +90,8 @@ public final class LogStore<Content: LogContent>: Sendable {
   /// - Throws: ``LogError/alreadyExists(_:)`` or ``LogError/io(_:)``.
   public static func create(
     path: String, header: LogHeader, initialChanges: [Content.Change], lock: FolderLock,
-    context: Content.Context, fileSystem: any FileSystem = POSIXFileSystem()
+    context: Content.Context, compaction: CompactionPolicy = .standard,
+    fileSystem: any FileSystem = POSIXFileSystem()
   ) throws(LogError) -> LogStore {
     let proof = try lock.acquire()
     defer { lock.release(proof) }
@@ -78,8 +100,8 @@ public final class LogStore<Content: LogContent>: Sendable {
     var content = Content(header: header, context: context)
     for change in initialChanges { content.apply(change) }
     return LogStore(
-      path: path, lock: lock, context: context, fileSystem: fileSystem, log: log,
-      content: content)
+      path: path, lock: lock, context: context, compaction: compaction, fileSystem: fileSystem,
+      state: State(log: log, header: header, content: content))
   }
 
   /// How a missing store file is created: its header and its first transaction.
@@ -99,13 +121,16 @@ public final class LogStore<Content: LogContent>: Sendable {
   /// Opens the store file at `path`, or creates it when it is missing and `creation` says how.
   ///
   /// The check and the creation happen under the folder's lock, so two processes never both
-  /// create the file.
+  /// create the file. Opened for reading, a missing file is not created now: the store starts
+  /// with the creation's content in memory, and its first save creates the file (unless
+  /// another process created it meanwhile: the store then reads that one).
   ///
-  /// - Returns: The store, whether it was created, and the report of a dropped tail, if any.
+  /// - Returns: The store, whether the file was created, and what followed the last commit.
   /// - Throws: ``LogError``: ``LogError/missing(_:)`` when the file is missing and `creation`
   ///   is `nil`; damaged, too new, busy, unreadable.
   public static func openOrCreate(
     path: String, lock: FolderLock, context: Content.Context, creation: Creation?,
+    access: StoreAccess = .writing, compaction: CompactionPolicy = .standard,
     fileSystem: any FileSystem = POSIXFileSystem()
   ) throws(LogError) -> (store: LogStore, created: Bool, tail: TailReport?) {
     let proof = try lock.acquire()
@@ -113,152 +138,56 @@ public final class LogStore<Content: LogContent>: Sendable {
     let exists: Bool
     do { exists = try fileSystem.identity(atPath: path) != nil } catch { throw .io(error) }
     if let creation, !exists {
+      guard access == .writing else {
+        var content = Content(header: creation.header, context: context)
+        for change in creation.initialChanges { content.apply(change) }
+        let state = State(
+          log: nil, header: creation.header, content: content, creation: creation)
+        let store = LogStore(
+          path: path, lock: lock, context: context, compaction: compaction,
+          fileSystem: fileSystem, state: state)
+        return (store, false, nil)
+      }
       let store = try create(
         path: path, header: creation.header, initialChanges: creation.initialChanges,
-        lock: lock, context: context, fileSystem: fileSystem)
+        lock: lock, context: context, compaction: compaction, fileSystem: fileSystem)
       return (store, true, nil)
     }
-    let (store, tail) = try open(path: path, lock: lock, context: context, fileSystem: fileSystem)
+    let (store, tail) = try open(
+      path: path, lock: lock, context: context, access: access, compaction: compaction,
+      fileSystem: fileSystem)
     return (store, false, tail)
   }
 
-  /// A copy of the content (cheap: its collections are shared until changed).
-  public var content: Content { state.withLock { $0.content } }
+  /// The header of the file (or of the file the first save will create).
+  public var header: LogHeader { state.withLock { $0.header } }
 
-  /// The header of the file.
-  public var header: LogHeader { state.withLock { $0.log.header } }
+  /// Whether the file exists (`false` while a store opened for reading waits for its first
+  /// save to create it).
+  public var fileExists: Bool { state.withLock { $0.log != nil } }
 
-  /// Saves the changes `body` returns, built against the freshest content.
-  ///
-  /// `body` runs while this process holds the folder's lock (so no other writer, in this
-  /// process or another, can change the file meanwhile) but not the in-memory state's mutex,
-  /// so it may read ``content``.
-  ///
-  /// - Parameter body: Reads the fresh content and returns a result and the changes to save.
-  ///   If it throws, nothing is written.
-  /// - Returns: What `body` returned, and the changes that were saved.
-  /// - Throws: What `body` throws, or ``LogStoreError``.
-  public func update<T>(
-    _ body: (Content) throws -> (T, [Content.Change])
-  ) throws -> (result: T, changes: [Content.Change]) {
-    let proof = try acquireFresh()
-    defer { lock.release(proof) }
-    let (result, changes) = try body(content)
-    guard !changes.isEmpty else { return (result, changes) }
-    try state.withLock { (state) throws(LogStoreError) in
-      do throws(LogError) {
-        try state.log.append(changes.map(Content.operation(for:)))
-      } catch {
-        throw .write(error)
-      }
-      for change in changes { state.content.apply(change) }
-      compactIfWorthIt(&state)
-    }
-    return (result, changes)
+  /// What follows the file's last commit while it is only ignored (opened for reading, until
+  /// a save sets it aside), as of the last open or catch-up.
+  public var ignoredTail: TailReport? { state.withLock { $0.tail } }
+
+  /// Adds a function told about every tail this store sets aside from now on (at its first
+  /// save when opened for reading, or one a crashed writer left), outside the store's locks.
+  public func observeTails(_ observer: @escaping @Sendable (TailReport) -> Void) {
+    tailObservers.withLock { $0.append(observer) }
   }
 
-  /// Catches up with what other processes committed.
-  ///
-  /// - Throws: ``LogStoreError/read(_:)``.
-  public func refresh() throws(LogStoreError) {
-    lock.release(try acquireFresh())
-  }
-
-  /// Rewrites the file to hold only the live state.
-  ///
-  /// - Throws: ``LogStoreError``; after a failed write the old file is untouched.
-  public func compact() throws(LogStoreError) {
-    let proof = try acquireFresh()
-    defer { lock.release(proof) }
-    try state.withLock { (state) throws(LogStoreError) in
-      do throws(LogError) {
-        try state.log.compact(to: state.content.changesForCompaction.map(Content.operation(for:)))
-      } catch {
-        throw .write(error)
-      }
-    }
-  }
-
-  /// The end of the committed file, to return to with ``rollBack(to:)``.
-  public var mark: Log.Mark { state.withLock { $0.log.mark } }
-
-  /// Removes the transactions saved after `mark` and reads the file again.
-  ///
-  /// The reconciler uses it when the second store's write of a pass fails, so that a thrown
-  /// pass leaves both stores as they were.
-  ///
-  /// - Throws: ``LogStoreError``.
-  public func rollBack(to mark: Log.Mark) throws(LogStoreError) {
-    let proof: FolderLock.Held
-    do { proof = try lock.acquire() } catch { throw .read(error) }
-    defer { lock.release(proof) }
-    try state.withLock { (state) throws(LogStoreError) in
-      do throws(LogError) {
-        try state.log.undo(to: mark)
-        let (log, content, _) = try LogStore.load(
-          path: path, context: context, fileSystem: fileSystem)
-        state.log = log
-        state.content = content
-      } catch {
-        throw .write(error)
-      }
-    }
-  }
-
-  /// Takes the folder's lock and catches up with the file; the caller releases the lock.
-  ///
-  /// Every change to the in-memory state happens under the folder's lock, which also
-  /// serializes this process's threads; the mutex only guards each short step against
-  /// readers of ``content``.
-  ///
-  /// - Throws: ``LogStoreError/read(_:)`` when the lock cannot be taken or catching up fails.
-  private func acquireFresh() throws(LogStoreError) -> FolderLock.Held {
-    let proof: FolderLock.Held
-    do { proof = try lock.acquire() } catch { throw .read(error) }
-    do {
-      try state.withLock { (state) throws(LogError) in try catchUp(&state) }
-    } catch {
-      lock.release(proof)
-      throw .read(error)
-    }
-    return proof
-  }
-
-  private func catchUp(_ state: inout State) throws(LogError) {
-    var content = state.content
-    let result = try state.log.catchUp(recoverTail: true) { (transaction) throws(LogError) in
-      try LogStore.replay(transaction, into: &content, path: path)
-    }
-    switch result {
-    case .current:
-      return
-    case .advanced:
-      state.content = content
-    case .replaced:
-      let (log, fresh, _) = try LogStore.load(path: path, context: context, fileSystem: fileSystem)
-      state.log = log
-      state.content = fresh
-    }
-  }
-
-  /// Compacts when most of the file is history: more than twice the live lines, and at least
-  /// a few thousand lines, so that small stores are not rewritten on every save. A failed
-  /// compaction leaves the (valid) old file and is tried again on a later save.
-  private func compactIfWorthIt(_ state: inout State) {
-    guard state.log.committedLines > 2 * state.content.liveChangeCount + 4096 else { return }
-    try? state.log.compact(to: state.content.changesForCompaction.map(Content.operation(for:)))
-  }
-
-  /// Rewrites a file of an older format version in the current one.
+  /// Rewrites a file of an older format version in the current one (opened for writing, or
+  /// at the first save of a store opened for reading: never by a reader).
   ///
   /// Its content was read through the same decoding as current files (each store reads the
   /// lines of every older version it knows), so the rewrite is a compaction with the new
   /// header. The old file is kept as `<file>.format-<old version>` (a second name of the same
   /// bytes, so nothing is copied) for a person to inspect or restore; a crash leaves the old
   /// file or the new one in place, and the next open upgrades again if needed.
-  private static func upgrade(
+  static func upgradeIfOlder(
     _ log: Log, content: Content, fileSystem: any FileSystem
   ) throws(LogError) {
+    guard log.header.version < Content.version else { return }
     var header = log.header
     let old = header.version
     header.version = Content.version
@@ -274,12 +203,12 @@ public final class LogStore<Content: LogContent>: Sendable {
       to: content.changesForCompaction.map(Content.operation(for:)), header: header)
   }
 
-  private static func load(
-    path: String, context: Content.Context, fileSystem: any FileSystem
+  static func load(
+    path: String, context: Content.Context, recover: Bool, fileSystem: any FileSystem
   ) throws(LogError) -> (Log, Content, TailReport?) {
     var content: Content?
     let (log, tail) = try Log.open(
-      at: path, format: Content.format, supportedVersion: Content.version, recoverTail: true,
+      at: path, format: Content.format, supportedVersion: Content.version, recoverTail: recover,
       fileSystem: fileSystem
     ) { (header) throws(LogError) in
       content = Content(header: header, context: context)
@@ -289,13 +218,13 @@ public final class LogStore<Content: LogContent>: Sendable {
     return (log, content!, tail)
   }
 
-  private static func replay(
+  static func replay(
     _ transaction: Transaction, into content: inout Content, path: String
   ) throws(LogError) {
     for operation in transaction.operations {
       let change: Content.Change
       do {
-        change = try content.change(from: operation.object)
+        change = try content.change(from: operation.object, line: operation.line)
       } catch {
         throw .damaged(path: path, line: operation.line, reason: error.message)
       }

@@ -2,7 +2,11 @@ import ArgumentParsing
 import Stash
 import StashModel
 
-/// `stash doctor [--json]`: checks the folder and explains what it finds.
+/// `stash doctor [--json] [--repair]`: checks the folder and explains what it finds.
+///
+/// Without `--repair` it changes nothing (the stores are opened for reading). With it, a
+/// damaged last transaction and damaged rows are first moved to side files (named in the
+/// output), then the folder is checked.
 ///
 /// Exit status 4 when a store or a photo is damaged, 3 when another process holds the folder,
 /// else 0 (warnings and notes, such as open conflicts or dangling references, do not fail).
@@ -17,21 +21,35 @@ enum DoctorCommand: StashHandler {
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     try session.refuseHomeThatIsNotAFolder()
     try session.refuseBrokenInventoryFile(includingKind: false)
-    let report = try DeviceFolder.examine(
-      at: session.home, options: .init(createIfMissing: false, lockTimeout: Session.lockTimeout))
+    // The report says everything; standard error also warns, as for every command.
+    let options = DeviceFolder.Options(
+      createIfMissing: false, lockTimeout: Session.lockTimeout,
+      notices: { Failure.printError($0.message) })
+    let report =
+      arguments.flag("repair")
+      ? try DeviceFolder.repair(at: session.home, options: options)
+      : try DeviceFolder.examine(at: session.home, options: options)
     if session.wantsJSON {
       session.output.json(json(report))
     } else {
-      session.output.lines(text(report, output: session.output))
+      session.output.lines(
+        text(report, output: session.output, repairing: arguments.flag("repair")))
     }
-    return report.isDamaged ? ExitStatus.damaged : ExitStatus.done
+    guard report.isDamaged else { return ExitStatus.done }
+    let problems = report.findings.filter { $0.severity == .damage }.count
+    Failure.printError(
+      "The device folder '\(report.home)' is damaged (\(Format.count(problems, "problem"))); "
+        + "the report says what to do")
+    return ExitStatus.damaged
   }
 
-  private static func text(_ report: DoctorReport, output: Output) -> [String] {
+  private static func text(_ report: DoctorReport, output: Output, repairing: Bool) -> [String] {
     guard report.hasInventory || !report.findings.isEmpty else {
       return ["No inventory at '\(report.home)' yet; nothing to check"]
     }
     var lines = ["Device folder '\(report.home)'"]
+    lines += report.repairs
+    if repairing && report.repairs.isEmpty { lines.append("Nothing needed setting aside") }
     if report.inventoryOpened {
       lines.append(
         "  inventory  "
@@ -67,6 +85,7 @@ enum DoctorCommand: StashHandler {
       "reminders": .integer(Int64(report.reminders)),
       "openConflicts": .integer(Int64(report.openConflicts)),
       "photosChecked": .integer(Int64(report.photosChecked)), "mirror": .string(report.mirror),
+      "repairs": .array(report.repairs.map { .string($0) }),
       "findings": .array(
         report.findings.map {
           .object([

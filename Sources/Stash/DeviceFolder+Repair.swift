@@ -1,0 +1,67 @@
+import JSONLines
+import LocalStore
+import MirrorStore
+import StashModel
+
+extension DeviceFolder {
+  /// Sets aside what `stash doctor` reports as damage it can set aside, then checks the folder
+  /// again: `stash doctor --repair`.
+  ///
+  /// - A damaged (or unfinished) last transaction of either store is moved to a side file
+  ///   (`<store>.damaged-<ms>-<offset>`, `<store>.torn-<ms>-<offset>`) and cut from the store.
+  /// - Rows that cannot be trusted (set aside when read, or whose hash does not match) are
+  ///   written to `default.store.damaged-rows-<ms>` and removed, in one transaction.
+  ///
+  /// Nothing is deleted: every byte set aside is in a side file the report names. Damage
+  /// before a store's last commit is not repaired here (it would mean dropping committed
+  /// transactions): the report says so, and the store stays as it is.
+  ///
+  /// - Parameters:
+  ///   - home: The device folder.
+  ///   - options: The lock wait, clock and file system (`createIfMissing` and `access` are
+  ///     ignored).
+  /// - Returns: The report of the folder after the repair, with ``DoctorReport/repairs``
+  ///   saying what was set aside and where.
+  /// - Throws: ``StashError`` (busy) only when another process holds the folder's lock.
+  public static func repair(at home: String, options: Options = Options()) throws(StashError)
+    -> DoctorReport
+  {
+    var writing = options
+    writing.createIfMissing = false
+    writing.access = .writing
+    writing.notices = { _ in }
+    let files = options.fileSystem
+    var repairs: [String] = []
+    let storePath = home + "/" + LocalStore.fileName
+    let mirrorPath = home + "/" + MirrorStore.fileName
+    let lock = FolderLock(folder: home, timeout: options.lockTimeout, fileSystem: files)
+    if (try? files.identity(atPath: storePath)) != nil {
+      do {
+        let local = try LocalStore.open(
+          folder: home, schemas: InventorySchemas.registry, lock: lock, fileSystem: files)
+        if let tail = local.openReport.tail { repairs.append(tail.description) }
+        if let aside = try local.setAsideDamagedRows(at: options.clock()) {
+          let count = aside.rows.count == 1 ? "1 damaged row" : "\(aside.rows.count) damaged rows"
+          repairs.append(
+            "Set aside \(count) of '\(local.path)' in '\(aside.keptAt)'; add again what you "
+              + "still need")
+        }
+      } catch {
+        let failure = StashError(wrapping: error)
+        if failure.category == .busy { throw failure }
+      }
+    }
+    if (try? files.identity(atPath: mirrorPath)) != nil {
+      do {
+        let mirror = try MirrorStore.open(
+          folder: home, schemas: InventorySchemas.registry, lock: lock, fileSystem: files)
+        if let tail = mirror.droppedTail { repairs.append(tail.description) }
+      } catch {
+        if case .busy = error { throw StashError(error) }
+      }
+    }
+    var report = try examine(at: home, options: options)
+    report.repairs = repairs
+    return report
+  }
+}

@@ -1,0 +1,58 @@
+import JSONLines
+import LocalStore
+
+/// Something a person should know about a store file, told as it happens: not an error, the
+/// command goes on (the CLI prints it on standard error).
+public struct StoreNotice: Hashable, Sendable, CustomStringConvertible {
+  /// What happened.
+  public enum Kind: String, Hashable, Sendable {
+    /// The last transaction is damaged and is not shown (it may be a saved change).
+    case damagedTail
+    /// A damaged last transaction was moved to a side file by a save.
+    case setAside
+    /// Rows that cannot be trusted were set aside when the store was read.
+    case damagedRows
+  }
+
+  /// What happened.
+  public let kind: Kind
+  /// What happened and what to do, for a person.
+  public let message: String
+
+  /// A notice.
+  public init(_ kind: Kind, _ message: String) {
+    self.kind = kind
+    self.message = message
+  }
+
+  public var description: String { message }
+
+  /// Tells `tell` what opening `store` found, and every damaged tail it sets aside later.
+  ///
+  /// A torn tail (an unfinished write, never reported saved) is dropped without a word, as a
+  /// database recovers its journal; a damaged one is always told.
+  static func watch<Content: LogContent>(
+    _ store: LogStore<Content>, openedWith tail: TailReport?,
+    tell: @escaping @Sendable (StoreNotice) -> Void
+  ) {
+    if let tail, tail.kind == .damaged {
+      tell(StoreNotice(tail.keptAt == nil ? .damagedTail : .setAside, tail.description))
+    }
+    if let local = store.content as? LocalContent, !local.damagedRows.isEmpty {
+      tell(damagedRows(local.damagedRows.values.sorted { $0.line < $1.line }, in: store.path))
+    }
+    store.observeTails { tail in
+      if tail.kind == .damaged { tell(StoreNotice(.setAside, tail.description)) }
+    }
+  }
+
+  /// The notice of rows set aside when `path` was read.
+  static func damagedRows(_ rows: [DamagedRow], in path: String) -> StoreNotice {
+    let first = rows[0]
+    let count = rows.count == 1 ? "1 damaged row" : "\(rows.count) damaged rows"
+    return StoreNotice(
+      .damagedRows,
+      "'\(path)' has \(count), set aside and not shown (line \(first.line): \(first.reason)); "
+        + "'stash doctor' lists them and 'stash doctor --repair' moves them to a side file")
+  }
+}

@@ -1,0 +1,178 @@
+public import Foundation
+public import JSONLines
+public import LocalStore
+public import MirrorStore
+public import Stash
+import StashModel
+import StashTestSupport
+
+extension Workload {
+  /// What a step did.
+  public enum Outcome: Sendable, Equatable {
+    /// It did what it says, and said so.
+    case saved
+    /// It failed, with this message.
+    case failed(String)
+    /// There was nothing to do (no conflict to resolve, an item already gone).
+    case skipped
+  }
+
+  /// One run of the steps through a file system: the two devices' open folders, their
+  /// seeded identifiers, and one clock, so that two runs with the same file-system behaviour
+  /// make the same calls and the same bytes.
+  public final class Run {
+    public let workload: Workload
+    public let root: URL
+    public let fileSystem: any FileSystem
+    private let clock = TickingClock(start: Timestamp(secondsSince1970: 1_764_441_600)!)
+    private let identifiers: [Device: LockedBox<SeededRandom>]
+    private var folders: [Device: DeviceFolder] = [:]
+
+    /// When the stores compact.
+    public let compaction: CompactionPolicy
+
+    /// A run of `workload` in `root` (prepared with ``Workload/prepare(in:)``).
+    public init(
+      workload: Workload, root: URL, fileSystem: any FileSystem,
+      compaction: CompactionPolicy = Workload.compaction
+    ) {
+      self.workload = workload
+      self.root = root
+      self.fileSystem = fileSystem
+      self.compaction = compaction
+      var identifiers: [Device: LockedBox<SeededRandom>] = [:]
+      for (offset, device) in Device.allCases.enumerated() {
+        identifiers[device] = LockedBox(SeededRandom(seed: workload.seed &* 31 &+ UInt64(offset)))
+      }
+      self.identifiers = identifiers
+    }
+
+    /// Opens a device's folder as the CLI does (for reading; saves take write access).
+    public func open(_ device: Device, creating: Bool = false) throws -> DeviceFolder {
+      let ids = identifiers[device]!
+      let clock = self.clock
+      let folder = try DeviceFolder.open(
+        at: Workload.home(device, in: root),
+        options: .init(
+          createIfMissing: creating, deviceName: "device-\(device.rawValue)", lockTimeout: 10,
+          clock: { clock.tick() }, newIdentifier: { ids.withLock { RecordID.random(using: &$0) } },
+          fileSystem: fileSystem, access: creating ? .writing : .reading,
+          compaction: compaction))
+      // The settings name the shared folder by its absolute path: a copy of a prepared
+      // workload points its devices at its own shared folder (one save, in every run alike).
+      let cloud = Workload.cloud(in: root)
+      if !creating, folder.settings.cloudFolder != cloud { try folder.enableSync(cloud: cloud) }
+      folders[device] = folder
+      return folder
+    }
+
+    /// The device's folder as this run has it open, if it is.
+    public func folder(_ device: Device) -> DeviceFolder? { folders[device] }
+
+    /// Runs every step in order; `observe` hears of each before (`nil`) and after it.
+    @discardableResult
+    public func run(observe: (Step, Outcome?) -> Void = { _, _ in }) -> [Outcome] {
+      workload.steps.map { step in
+        observe(step, nil)
+        let outcome = perform(step)
+        observe(step, outcome)
+        return outcome
+      }
+    }
+
+    /// Runs one step.
+    public func perform(_ step: Step) -> Outcome {
+      do {
+        let folder: DeviceFolder
+        if step.action == .restart || folders[step.device] == nil {
+          folder = try open(step.device)
+          if step.action == .restart { return .saved }
+        } else {
+          folder = folders[step.device]!
+        }
+        return try perform(step.action, on: folder)
+      } catch {
+        return .failed("\(error)")
+      }
+    }
+
+    private func perform(_ action: Action, on folder: DeviceFolder) throws -> Outcome {
+      switch action {
+      case .add(let name, let quantity, let photo):
+        let ref = photo ? try folder.storePhoto(at: Workload.photo(name, in: root)) : nil
+        try folder.addItem(
+          Item(
+            id: folder.newIdentifier(), name: name, quantity: quantity, photo: ref,
+            createdAt: clock.tick()))
+      case .consume(let name, let count):
+        guard let item = try? folder.item(name), item.quantity >= count else { return .skipped }
+        try folder.consume(name, count: count)
+      case .restock(let name, let count):
+        guard (try? folder.item(name)) != nil else { return .skipped }
+        try folder.restock(name, count: count)
+      case .recount(let name, let count):
+        guard (try? folder.item(name)) != nil else { return .skipped }
+        try folder.recount(name, to: count)
+      case .delete(let name):
+        guard (try? folder.item(name)) != nil else { return .skipped }
+        try folder.deleteItem(name)
+      case .sync:
+        _ = try folder.sync()
+      case .resolve:
+        guard let conflict = folder.conflicts().first else { return .skipped }
+        try folder.resolveConflict(conflict.id.rawValue, keep: .local)
+      case .restart:
+        break
+      }
+      return .saved
+    }
+  }
+}
+
+/// What a store holds, in a form two runs can compare.
+public enum StoreDigest {
+  /// The local store's content, as the SHA-256 of the changes that rebuild it (but the
+  /// settings, which name the folder a copy of a workload lives in).
+  public static func local(_ content: LocalContent) -> String {
+    var bytes = [UInt8]()
+    for change in content.changesForCompaction {
+      if case .putSettings = change { continue }
+      JSONWriter.write(.object(LocalContent.operation(for: change)), into: &bytes)
+      bytes.append(UInt8(ascii: "\n"))
+    }
+    return SHA256.hash(bytes).hex
+  }
+
+  /// Every version the mirror holds, as `model/id/hash`.
+  public static func versions(_ content: MirrorContent) -> Set<String> {
+    var found = Set<String>()
+    for (key, versions) in content.versions {
+      for hash in versions.keys { found.insert("\(key.model)/\(key.id)/\(hash.hex)") }
+    }
+    return found
+  }
+
+  /// Both stores of a device folder, read from disk with the real file system for writing
+  /// (so that a torn tail is set aside, as the next command would), and their problems.
+  public static func read(_ home: String) throws -> (
+    local: LocalContent, mirror: MirrorContent?, problems: [String]
+  ) {
+    let lock = FolderLock(folder: home, timeout: 10)
+    let local = try LocalStore.open(folder: home, schemas: InventorySchemas.registry, lock: lock)
+    var problems = local.content.checkInvariants()
+    var mirror: MirrorContent?
+    if FileManager.default.fileExists(atPath: home + "/" + MirrorStore.fileName) {
+      let store = try MirrorStore.open(
+        folder: home, schemas: InventorySchemas.registry, lock: lock)
+      mirror = store.content
+      problems += store.content.checkInvariants()
+    }
+    let blobs = BlobStore(deviceFolder: home)
+    for row in local.content.rows.values {
+      for case .blob(let ref) in row.record.values where blobs.check(ref) != .present {
+        problems.append("\(row.row) names the photo '\(ref.digest.hex.prefix(12))', not stored")
+      }
+    }
+    return (local.content, mirror, problems)
+  }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import JSONLines
+import StashModel
+import StashTestSupport
+import Testing
+
+/// What follows the last commit is told apart by its bytes: a write that stopped leaves a torn
+/// tail, anything else is damage, which may hide a change that was reported saved.
+@Suite struct LogTailTests {
+  /// A log with three transactions; its path, bytes, and the end of each commit.
+  private func threeTransactions(in folder: URL) throws -> (
+    path: String, bytes: [UInt8], ends: [Int]
+  ) {
+    let path = folder.appendingPathComponent("a.store").path
+    let log = try Log.create(at: path, header: testHeader)
+    var ends = [Int(log.committedEnd)]
+    try log.append([operation(1), operation(2)])
+    ends.append(Int(log.committedEnd))
+    try log.append([operation(3), operation(4)])
+    ends.append(Int(log.committedEnd))
+    try log.append([operation(5), operation(6, "the last one")])
+    ends.append(Int(log.committedEnd))
+    return (path, try fileBytes(path), ends)
+  }
+
+  @Test func aFlippedBitInTheLastCommitLineIsDamageAndAReaderLeavesItInPlace() throws {
+    try withTemporaryFolder { folder in
+      let (path, bytes, ends) = try threeTransactions(in: folder)
+      var damaged = bytes
+      damaged[lineEnds(bytes).dropLast().last! + 25] ^= 0x04  // inside the last commit line
+      try writeFile(path, damaged)
+      let (transactions, tail, _) = try readLog(path, recoverTail: false)
+      #expect(transactions == [[1, 2], [3, 4]])
+      let report = try #require(tail)
+      #expect(report.kind == .damaged)
+      #expect(report.keptAt == nil)
+      #expect(report.offset == Int64(ends[2]))
+      #expect(report.reason.contains("line 10"), "\(report.reason)")
+      #expect(try fileBytes(path) == damaged, "a reader changes nothing")
+
+      let (_, recovered, _) = try readLog(path)
+      let kept = try #require(recovered?.keptAt)
+      #expect(kept.hasPrefix(path + ".damaged-"))
+      #expect(try fileBytes(kept) == Array(damaged[ends[2]...]))
+      #expect(try fileBytes(path) == Array(bytes[0..<ends[2]]))
+    }
+  }
+
+  @Test func everyCutOfTheLastTransactionIsTornButAWholeCommitMissingOnlyItsNewline() throws {
+    try withTemporaryFolder { folder in
+      let (path, bytes, ends) = try threeTransactions(in: folder)
+      for cut in (ends[2] + 1)..<bytes.count {
+        try writeFile(path, Array(bytes[0..<cut]))
+        let (transactions, tail, _) = try readLog(path, recoverTail: false)
+        #expect(transactions == [[1, 2], [3, 4]], "cut at \(cut)")
+        // A whole commit line is there, only its newline is not: that is what a changed
+        // newline looks like, and the commit may have been reported saved.
+        let expected: TailReport.Kind = cut == bytes.count - 1 ? .damaged : .torn
+        #expect(tail?.kind == expected, "cut at \(cut): \(String(describing: tail))")
+        #expect(try fileBytes(path).count == cut, "a reader changes nothing")
+      }
+    }
+  }
+
+  @Test func everyFlippedByteOfTheLastTransactionIsDamageNeverATornWrite() throws {
+    try withTemporaryFolder { folder in
+      let (path, bytes, ends) = try threeTransactions(in: folder)
+      var random = SeededRandom(seed: 11)
+      for position in ends[2]..<bytes.count {
+        var damaged = bytes
+        damaged[position] ^= UInt8.random(in: 1...255, using: &random)
+        try writeFile(path, damaged)
+        do {
+          let (transactions, tail, _) = try readLog(path, recoverTail: false)
+          #expect(transactions == [[1, 2], [3, 4]], "byte \(position) (seed \(random.seed))")
+          #expect(tail?.kind == .damaged, "byte \(position): \(String(describing: tail))")
+        } catch LogError.damaged {
+          // A changed newline inside the transaction: damage before its (valid) commit line.
+        }
+      }
+    }
+  }
+
+  @Test func aLineLongerThanTheLimitIsInvalidWhereverItIs() throws {
+    try withTemporaryFolder { folder in
+      let (path, bytes, ends) = try threeTransactions(in: folder)
+      // A well-framed line of 3 MiB with a valid checksum, as a hand edit could write it.
+      let huge = framedLine(
+        #""tx":3,"op":{"n":5,"text":""# + String(repeating: "x", count: 3 << 20) + #""}}"#)
+      let commit = framedLine(#""tx":3,"commit":1}"#)
+      try writeFile(path, Array(bytes[0..<ends[2]]) + huge + commit)
+      #expect {
+        try readLog(path, recoverTail: false)
+      } throws: { error in
+        guard case LogError.damaged(_, 8, let reason) = error else { return false }
+        return reason.contains("1 MiB")
+      }
+      try writeFile(path, Array(bytes[0..<ends[2]]) + huge)
+      let (transactions, tail, _) = try readLog(path, recoverTail: false)
+      #expect(transactions == [[1, 2], [3, 4]])
+      #expect(tail?.kind == .damaged)
+    }
+  }
+
+  @Test func aSaveWithALineOverTheLimitIsRefusedBeforeAnythingIsWritten() throws {
+    try withTemporaryFolder { folder in
+      let path = folder.appendingPathComponent("a.store").path
+      let log = try Log.create(at: path, header: testHeader)
+      try log.append([operation(1)])
+      let before = try fileBytes(path)
+      let text = String(repeating: "y", count: LogLimits.maximumLineLength)
+      #expect {
+        try log.append([operation(2), operation(3, text)])
+      } throws: { error in
+        guard case LogError.lineTooLong(let reported, _, LogLimits.maximumLineLength) = error
+        else { return false }
+        return reported == path
+      }
+      #expect(try fileBytes(path) == before)
+      try log.append([operation(4)])
+      #expect(try readLog(path).transactions == [[1], [4]])
+    }
+  }
+
+  /// A line framed as the log frames it: the checksum prefix, `body`, a newline.
+  private func framedLine(_ body: String) -> [UInt8] {
+    let rest = Array(body.utf8)
+    let crc = rest.withUnsafeBytes { CRC32.checksum($0) }
+    let hex = String(crc, radix: 16)
+    return Array(#"{"crc":""#.utf8)
+      + Array((String(repeating: "0", count: 8 - hex.count) + hex).utf8)
+      + Array(#"","#.utf8) + rest + [UInt8(ascii: "\n")]
+  }
+}
