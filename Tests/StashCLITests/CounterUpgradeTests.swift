@@ -32,13 +32,17 @@ import Testing
   @Test func plainQuantitiesOpenAsCountersWithTheirHashesUnchanged() throws {
     try withCLI { cli in
       let (home, _, _) = try fixture(cli)
-      let original = try Data(contentsOf: home.home.appendingPathComponent("default.store"))
+      let store = home.home.appendingPathComponent("default.store")
+      let original = try Data(contentsOf: store)
       let shown = try home.run(["show", "Koleston 7/1", "--json"]).json()
       #expect(shown["quantity"]?.integer == 5)
       #expect(shown["fields"]?["quantity"]?.integer == 5, "a first epoch is a plain integer")
       // The hash is the one the format-1 store recorded: nothing needs rehashing.
       let text = String(decoding: original, as: UTF8.self)
       #expect(text.contains(try #require(shown["hash"]?.text)))
+      #expect(try Data(contentsOf: store) == original, "a reader never upgrades a store")
+      #expect(
+        !FileManager.default.fileExists(atPath: store.path + ".format-1"), "nor sets one aside")
       #expect(try home.run(["doctor"]).status == 0)
     }
   }
