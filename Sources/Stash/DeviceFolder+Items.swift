@@ -60,12 +60,14 @@ extension DeviceFolder {
       throw .refused("Consume a positive number of units, not '\(count)'")
     }
     return try editItem(text, action: "consuming \(count)") { item throws(StashError) in
-      guard count <= item.quantity else {
+      // Checked arithmetic: the stored quantity may be anything an older import let in.
+      let (left, overflow) = item.quantity.subtractingReportingOverflow(count)
+      guard count <= item.quantity, !overflow else {
         let unit = item.unit.isEmpty ? "" : " \(item.unit)"
         throw .refused(
           "Cannot consume \(count) of '\(item.name)': only \(item.quantity)\(unit) left")
       }
-      item.quantity -= count
+      item.quantity = left
     }
   }
 
@@ -78,11 +80,14 @@ extension DeviceFolder {
       throw .refused("Restock a positive number of units, not '\(count)'")
     }
     return try editItem(text, action: "restocking \(count)") { item throws(StashError) in
-      guard count <= Limits.maximumQuantity - item.quantity else {
+      // Checked arithmetic: the stored quantity may be anything an older import let in (the
+      // result is validated like any edit afterwards).
+      let (total, overflow) = item.quantity.addingReportingOverflow(count)
+      guard !overflow, total <= Limits.maximumQuantity else {
         throw .refused(
           "Restocking \(count) would put '\(item.name)' over \(Limits.maximumQuantity) units")
       }
-      item.quantity += count
+      item.quantity = total
     }
   }
 
