@@ -90,6 +90,8 @@ extension MirrorChange {
       ]
     case .markRead(let segment):
       return ["read": .object(["segment": .string(segment)])]
+    case .markExporting(let segment, let export):
+      return ["exporting": .object(["segment": .string(segment), "export": .string(export)])]
     case .bindZone(let zone):
       return ["zone": .object(["id": .string(zone)])]
     case .recordTransfer(let kind, let time):
@@ -127,6 +129,10 @@ extension MirrorChange {
         throw ModelError("A 'read' needs a 'segment'")
       }
       self = .markRead(segment: segment)
+    case "exporting":
+      guard case .string(let segment)? = body["segment"], case .string(let export)? = body["export"]
+      else { throw ModelError("An 'exporting' needs 'segment' and 'export'") }
+      self = .markExporting(segment: segment, export: export)
     case "zone":
       guard case .string(let zone)? = body["id"] else { throw ModelError("A 'zone' needs an 'id'") }
       self = .bindZone(zone)
