@@ -4,87 +4,195 @@ import StashModel
 /// One export segment: a header line, then one line per version.
 ///
 /// ```
-/// {"segment":{"format":"stash.segment","version":1,"zone":Z,"device":D,"sequence":N,"count":K}}
+/// {"segment":{"format":"stash.segment","version":1,"zone":Z,"device":D,"sequence":N,"count":K,"export":E}}
 /// {"hash":…,"parents":[…],"generation":…,"author":…,"authoredAt":…,"snapshot":{…}}   × K
 /// ```
-/// Every version's hash is checked against its payload when read; a segment with any bad line,
-/// a wrong count or another zone is rejected whole.
+/// `export` is a fresh identifier per segment that the writing mirror records before
+/// publishing: it is how a device recognizes its own files (and a copy of itself that is not).
+/// Segments written before it existed have none.
+///
+/// Reading classifies the bytes: complete, not complete yet (a sync tool still delivering
+/// it: no final newline, or fewer lines than announced), or damaged (anything else wrong,
+/// including a version whose hash does not match its payload). Only whole lines are parsed.
 struct Segment {
+  /// The newest segment format this code reads and writes.
+  static let formatVersion: Int64 = 1
+
   let zone: String
   let device: DeviceID
-  let sequence: Int
+  let sequence: Int64
   let versions: [MirrorVersion]
+  /// The export identifier, when the writer recorded one.
+  var export: String?
 
-  func encoded() -> [UInt8] {
-    var out = [UInt8]()
-    let header: JSONObject = [
-      "format": .string("stash.segment"), "version": .integer(1), "zone": .string(zone),
-      "device": .string(device.rawValue), "sequence": .integer(Int64(sequence)),
-      "count": .integer(Int64(versions.count)),
+  init(
+    zone: String, device: DeviceID, sequence: Int64, versions: [MirrorVersion],
+    export: String? = nil
+  ) {
+    self.zone = zone
+    self.device = device
+    self.sequence = sequence
+    self.versions = versions
+    self.export = export
+  }
+
+  /// The header line, without its newline.
+  static func headerLine(
+    zone: String, device: DeviceID, sequence: Int64, count: Int, export: String?
+  ) -> [UInt8] {
+    var header: JSONObject = [
+      "format": .string("stash.segment"), "version": .integer(formatVersion),
+      "zone": .string(zone), "device": .string(device.rawValue),
+      "sequence": .integer(sequence), "count": .integer(Int64(count)),
     ]
-    JSONWriter.write(.object(["segment": .object(header)]), into: &out)
+    if let export { header.append("export", .string(export)) }
+    return JSONWriter.bytes(.object(["segment": .object(header)]))
+  }
+
+  /// One version's line, without its newline.
+  static func line(of version: MirrorVersion) -> [UInt8] {
+    JSONWriter.bytes(.object(version.json))
+  }
+
+  /// The file's bytes.
+  ///
+  /// - Parameter lines: The versions' lines when already encoded (``line(of:)``).
+  func encoded(lines: [[UInt8]]? = nil) -> [UInt8] {
+    var out = Self.headerLine(
+      zone: zone, device: device, sequence: sequence, count: versions.count, export: export)
     out.append(10)
-    for version in versions {
-      JSONWriter.write(.object(version.json), into: &out)
+    for line in lines ?? versions.map(Self.line(of:)) {
+      out += line
       out.append(10)
     }
     return out
   }
 
-  /// Reads and checks a segment.
+  /// The photos the versions' records refer to.
+  var blobs: [BlobRef] { versions.flatMap(\.blobs) }
+}
+
+extension MirrorVersion {
+  /// The photos this version's record refers to.
+  var blobs: [BlobRef] {
+    guard let record = snapshot.record else { return [] }
+    return record.values.compactMap { value in
+      if case .blob(let blob) = value { return blob }
+      return nil
+    }
+  }
+}
+
+/// What a segment file's bytes turned out to be.
+enum SegmentReading {
+  case complete(Segment)
+  /// Not complete yet: read again later. The reason is for a person.
+  case incomplete(String)
+  /// Complete but wrong: never applied.
+  case damaged(String)
+}
+
+extension Segment {
+  /// A segment's header values, range-checked.
+  struct Header {
+    let version: Int64
+    let zone: String
+    let device: DeviceID
+    let sequence: Int64
+    let count: Int
+    let export: String?
+
+    /// Reads a header line.
+    static func parse(_ line: some Collection<UInt8>) -> Result<Header, SegmentProblem> {
+      guard case .object(let wrapper)? = try? JSONParser.parse(Array(line)),
+        case .object(let header)? = wrapper["segment"],
+        header["format"] == .string("stash.segment"),
+        case .integer(let version)? = header["version"],
+        case .string(let zone)? = header["zone"], !zone.isEmpty, zone.utf8.count <= 64,
+        case .string(let deviceText)? = header["device"], let device = DeviceID(deviceText),
+        case .integer(let sequence)? = header["sequence"],
+        case .integer(let count)? = header["count"]
+      else { return .failure(SegmentProblem("its header line is missing or damaged")) }
+      guard version >= 1 else {
+        return .failure(SegmentProblem("it has format version \(version), which does not exist"))
+      }
+      guard version <= Segment.formatVersion else {
+        return .failure(
+          SegmentProblem(
+            "it has format version \(version), newer than this stash reads; update stash "
+              + "on this device"))
+      }
+      guard (1...CloudLimits.sequence).contains(sequence) else {
+        return .failure(SegmentProblem("its sequence number \(sequence) is out of range"))
+      }
+      guard (0...CloudLimits.segmentBytes).contains(count) else {
+        return .failure(SegmentProblem("its version count \(count) is out of range"))
+      }
+      var export: String?
+      switch header["export"] {
+      case nil, .null?: export = nil
+      case .string(let text)? where (1...64).contains(text.utf8.count): export = text
+      default: return .failure(SegmentProblem("its export identifier is damaged"))
+      }
+      return .success(
+        Header(
+          version: version, zone: zone, device: device, sequence: sequence, count: Int(count),
+          export: export))
+    }
+
+    /// The header of the file whose first bytes are `prefix`, or `nil` when its first line
+    /// is not complete or not a header.
+    static func find(in prefix: [UInt8]) -> Header? {
+      guard let end = prefix.firstIndex(of: 10) else { return nil }
+      return try? parse(prefix[..<end]).get()
+    }
+  }
+
+  /// Reads and classifies a segment file's bytes.
   ///
-  /// - Throws: A reason (for the import report) when anything is wrong.
-  init(bytes: [UInt8], schemas: SchemaRegistry) throws(SegmentProblem) {
-    guard bytes.last == 10 else {
-      throw SegmentProblem("it does not end with a newline (truncated?)")
+  /// - Parameters:
+  ///   - bytes: The whole file (already checked against ``CloudLimits/segmentBytes``).
+  ///   - schemas: Where records' models are looked up.
+  static func read(_ bytes: [UInt8], schemas: SchemaRegistry) -> SegmentReading {
+    guard !bytes.isEmpty else { return .incomplete("it is still empty") }
+    var lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
+    // The piece after the last newline: empty for a complete file, else a line still arriving.
+    let partialTail = !lines.removeLast().isEmpty
+    guard let first = lines.first else {
+      let start = Array(#"{"segment":"#.utf8)
+      return start.starts(with: bytes.prefix(start.count))
+        ? .incomplete("its first line has not fully arrived")
+        : .damaged("it does not start with a segment header")
     }
-    let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).dropLast()
-    guard let first = lines.first,
-      case .object(let wrapper)? = try? JSONParser.parse(Array(first)),
-      case .object(let header)? = wrapper["segment"],
-      header["format"] == .string("stash.segment"),
-      case .integer(let version)? = header["version"],
-      case .string(let zone)? = header["zone"],
-      case .string(let deviceText)? = header["device"], let device = DeviceID(deviceText),
-      case .integer(let sequence)? = header["sequence"],
-      case .integer(let count)? = header["count"]
-    else { throw SegmentProblem("its header line is missing or damaged") }
-    guard version <= 1 else {
-      throw SegmentProblem("it has format version \(version), newer than this stash reads")
+    let header: Header
+    switch Header.parse(first) {
+    case .success(let parsed): header = parsed
+    case .failure(let problem): return .damaged(problem.reason)
     }
-    guard count == lines.count - 1 else {
-      throw SegmentProblem("it announces \(count) versions but holds \(lines.count - 1) lines")
+    let body = lines.dropFirst()
+    guard body.count + (partialTail ? 1 : 0) <= header.count else {
+      return .damaged("it holds more lines than the \(header.count) versions it announces")
     }
     var versions = [MirrorVersion]()
-    for (index, line) in lines.dropFirst().enumerated() {
+    versions.reserveCapacity(body.count)
+    for (index, line) in body.enumerated() {
       guard case .object(let object)? = try? JSONParser.parse(Array(line)) else {
-        throw SegmentProblem("line \(index + 2) is not a JSON object")
+        return .damaged("line \(index + 2) is not a JSON object")
       }
       do {
         versions.append(try MirrorVersion(json: object, schemas: schemas))
       } catch {
-        throw SegmentProblem("line \(index + 2): \(error.message)")
+        return .damaged("line \(index + 2): \(error.message)")
       }
     }
-    self.init(zone: zone, device: device, sequence: Int(sequence), versions: versions)
-  }
-
-  init(zone: String, device: DeviceID, sequence: Int, versions: [MirrorVersion]) {
-    self.zone = zone
-    self.device = device
-    self.sequence = sequence
-    self.versions = versions
-  }
-
-  /// The photos the versions' records refer to.
-  var blobs: [BlobRef] {
-    versions.flatMap { version -> [BlobRef] in
-      guard let record = version.snapshot.record else { return [] }
-      return record.values.compactMap { value in
-        if case .blob(let blob) = value { return blob }
-        return nil
-      }
+    guard versions.count == header.count, !partialTail else {
+      return .incomplete(
+        "it holds \(versions.count) of its \(header.count) versions so far")
     }
+    return .complete(
+      Segment(
+        zone: header.zone, device: header.device, sequence: header.sequence,
+        versions: versions, export: header.export))
   }
 }
 
