@@ -1,3 +1,4 @@
+import CloudFolder
 import JSONLines
 import LocalStore
 public import StashModel
@@ -39,6 +40,12 @@ extension DeviceFolder {
   /// - Returns: The reference an item stores.
   /// - Throws: ``StashError`` when the file cannot be read or stored.
   public func storePhoto(at path: String) throws(StashError) -> BlobRef {
+    // Larger photos are refused by other devices, so they are refused here first.
+    if let size = try? fileSystem.identity(atPath: path)?.size, size > CloudLimits.photoBytes {
+      throw .refused(
+        "The photo '\(path)' is \(size >> 20) MiB; a photo may have at most "
+          + "\(CloudLimits.photoBytes >> 20) MiB so that every device can receive it")
+    }
     do throws(BlobError) {
       return try blobs.store(contentsOf: path)
     } catch {

@@ -97,7 +97,16 @@ extension CommandTable {
     discussion: """
       Imports what other devices exported to the shared folder, reconciles it with this \
       device's inventory, and exports this device's changes. Each run starts with its gate \
-      closed: nothing is copied until this run's import has finished successfully.
+      closed: nothing is copied until this run's import has finished successfully. A file \
+      the sync tool is still delivering is waiting (read again next time), a wrong one is \
+      rejected; neither is ever applied.
+
+      Exit status: 0 when the run got as far as its import; whatever could not be done then \
+      (waiting or rejected files, a failed pass, a stopped export) is in the output. \
+      Non-zero only when nothing could be done: 1 sync is off or the shared folder cannot be \
+      used (unreachable, another account's, a zone file still arriving or newer than this \
+      stash), 3 busy (another stash holds this device folder), 4 damaged (this device's \
+      mirror, or the shared folder's zone.json).
       """,
     subcommands: [syncEnable, syncDisable, syncStatus],
     examples: ["stash sync", "stash sync --json", "stash sync status"])
