@@ -1,5 +1,4 @@
 import CloudFolder
-import Foundation
 import JSONLines
 import LocalStore
 import MirrorStore
@@ -39,9 +38,14 @@ extension DeviceFolder {
   /// Turns sync on through `cloud` from the next run: records a verified subscription and the
   /// shared folder.
   ///
-  /// - Throws: ``StashError`` when the folder does not exist or is not a folder.
+  /// The folder must exist, and must not overlap this device folder: neither be it, nor lie
+  /// inside it, nor contain it (which would send the private stores to other machines).
+  /// Paths are compared resolved, through links and `..`.
+  ///
+  /// - Throws: ``StashError`` when the folder does not exist, is not a folder, or overlaps.
   public func enableSync(cloud: String) throws(StashError) {
-    let path = URL(fileURLWithPath: cloud).standardizedFileURL.path
+    let path = Paths.absolute(cloud)
+    if let overlap = overlap(ofSharedFolder: cloud) { throw .refused(overlap) }
     do {
       _ = try fileSystem.contentsOfDirectory(path)
     } catch {
@@ -53,6 +57,26 @@ extension DeviceFolder {
       settings.entitlement = .yearlySubscription
       settings.cloudFolder = path
     }
+  }
+
+  /// Why `cloud` cannot be this device's shared folder because it overlaps the device folder.
+  func overlap(ofSharedFolder cloud: String) -> String? {
+    let shared = Paths.resolved(cloud)
+    let device = Paths.resolved(home)
+    if shared == device {
+      return "The shared folder '\(cloud)' is this device folder; choose a folder outside "
+        + "'\(home)' that your sync tool shares"
+    }
+    if Paths.isSameOrInside(shared, device) {
+      return "The shared folder '\(cloud)' is inside the device folder '\(home)'; choose a "
+        + "folder outside it that your sync tool shares"
+    }
+    if Paths.isSameOrInside(device, shared) {
+      return "The shared folder '\(cloud)' contains the device folder '\(home)': syncing it "
+        + "would send this device's private stores to other machines; choose a folder that "
+        + "does not contain it"
+    }
+    return nil
   }
 
   /// Turns sync off from the next run. The mirror file stays, so turning sync on again with
@@ -114,6 +138,10 @@ extension DeviceFolder {
     case .available(let store):
       guard let folder = settings.cloudFolder else {
         throw .refused("No shared folder is set; 'stash sync enable --cloud DIR' sets one")
+      }
+      if let overlap = overlap(ofSharedFolder: folder) {
+        throw .refused(
+          overlap + "; nothing was exchanged, 'stash sync enable --cloud' sets another")
       }
       return (store, CloudFolder(root: folder, fileSystem: fileSystem))
     }
