@@ -125,6 +125,15 @@ extension DeviceFolder {
     return status
   }
 
+  /// Why this device would not export (another copy of this device folder writes as this
+  /// device in the shared folder, or a segment it wrote is gone), for `doctor`; `nil` when all
+  /// is well or sync is not set up.
+  public func sharedFolderProblem() -> String? {
+    guard let store = mirror.store, let folder = settings.cloudFolder else { return nil }
+    return CloudFolder(root: folder, fileSystem: fileSystem).ownFolderProblem(of: store)?
+      .description
+  }
+
   /// The mirror and the shared folder, or why sync cannot run.
   func syncParts() throws(StashError) -> (MirrorStore, CloudFolder) {
     switch mirror {
@@ -142,6 +151,11 @@ extension DeviceFolder {
       if let overlap = overlap(ofSharedFolder: folder) {
         throw .refused(
           overlap + "; nothing was exchanged, 'stash sync enable --cloud' sets another")
+      }
+      if let local, local.deviceID != store.content.deviceID {
+        throw .refused(
+          "An earlier 'stash sync new-identity' did not finish (the inventory and the mirror "
+            + "name different devices); run 'stash sync new-identity' again")
       }
       return (store, CloudFolder(root: folder, fileSystem: fileSystem))
     }

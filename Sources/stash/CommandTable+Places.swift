@@ -108,7 +108,7 @@ extension CommandTable {
       stash), 3 busy (another stash holds this device folder), 4 damaged (this device's \
       mirror, or the shared folder's zone.json).
       """,
-    subcommands: [syncEnable, syncDisable, syncStatus],
+    subcommands: [syncEnable, syncDisable, syncStatus, syncNewIdentity],
     examples: ["stash sync", "stash sync --json", "stash sync status"])
 
   static let syncEnable = CommandSpec(
@@ -130,6 +130,18 @@ extension CommandTable {
     "disable",
     abstract: "Turn off sync; local data is kept",
     examples: ["stash sync disable"])
+
+  static let syncNewIdentity = CommandSpec(
+    "new-identity",
+    abstract: "Give this device folder its own device id, keeping all its data",
+    discussion: """
+      For a device folder restored from a backup (or copied) onto a second machine: until \
+      then both copies sync as one device, and 'stash sync' stops exporting and says so. \
+      Run this on the copy that says so (on each, if both do). Both stores keep everything; \
+      the next sync exports what this copy wrote again under the new id (duplicates are \
+      harmless) and reads the old id's segments again, so both copies sync without loss.
+      """,
+    examples: ["stash sync new-identity"])
 
   static let syncStatus = CommandSpec(
     "status",
