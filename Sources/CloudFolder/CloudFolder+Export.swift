@@ -64,11 +64,6 @@ extension CloudFolder {
       report.stopped = problem
       return report
     }
-    for path in survey.unfinished {
-      // This device's own half-written file (written in place, then a crash): never applied
-      // anywhere, and its versions are still pending.
-      try? fileSystem.removeFile(files.absolute(path))
-    }
     let pending = content.pendingVersions
     guard !pending.isEmpty else { return report }
     let device = content.deviceID

@@ -49,8 +49,10 @@ struct OwnFolderSurvey {
   /// file of that name was marked read (a sync tool may have put the other copy's file under
   /// a name this device wrote).
   var foreign: [String] = []
-  /// This device's own unfinished files (a crash while writing in place where the file system
-  /// has no hard links): the next export removes them.
+  /// Files under names this device recorded before publishing but never finished (a crash
+  /// while writing in place where the file system has no hard links). They count as its own;
+  /// they are left alone, since an incomplete header cannot prove whose they are, and their
+  /// versions, still pending, go out in the next segment.
   var unfinished: [String] = []
   /// The highest sequence number in the folder's names (in range).
   var highestSequence: Int64 = 0

@@ -29,8 +29,11 @@ extension SharedFiles {
   /// `EPERM` or `ENOTSUP`). There the final name itself is created with `O_EXCL` and written
   /// in place. The trade-off: until the write and its `fsync` finish, other machines can see
   /// the file incomplete (they report it as waiting, never apply it), and a crash in the
-  /// middle leaves it incomplete until this device's next export removes it (it knows the
-  /// name: it recorded it before writing). It still never replaces anyone's file.
+  /// middle leaves it incomplete for good: other devices keep reporting it as waiting, while
+  /// its versions, still pending here, go out in the next segment (nothing is lost; the
+  /// leftover can be removed by hand). It still never replaces anyone's file. A no-replace
+  /// rename (`renameat2(RENAME_NOREPLACE)`, `renamex_np(RENAME_EXCL)`) would close that
+  /// window where the file system has it; the file-system seam does not offer it yet.
   ///
   /// - Parameters:
   ///   - bytes: The whole file.

@@ -77,6 +77,25 @@ import Testing
     }
   }
 
+  @Test func aSegmentThisDeviceBeganWritingBeforeACrashIsItsOwnAndLeftAlone() throws {
+    try withTemporaryFolder { folder in
+      let setUp = try SharedSetUp(folder)
+      let relative = "devices/\(setUp.a.device.rawValue)/000002.jsonl"
+      // Recorded, then the crash came while the file was written in place (no hard links).
+      try setUp.a.mirror.update { _, transaction in
+        transaction.markExporting(segment: relative, export: RecordID.make().rawValue)
+      }
+      let partial = Array(#"{"segment":{"format":"stash.segment","vers"#.utf8)
+      try put(partial, at: setUp.path(relative))
+      try setUp.a.write(Item(name: "Second", createdAt: sharedEpoch).record)
+      let report = try setUp.cloud.export(
+        from: setUp.a.mirror, deviceBlobs: setUp.a.blobs, at: sharedEpoch)
+      #expect(report.stopped == nil, "its own leftover is not another copy's file")
+      #expect(report.segment == "devices/\(setUp.a.device.rawValue)/000003.jsonl")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: setUp.path(relative))) == Data(partial))
+    }
+  }
+
   @Test(arguments: [EPERM, ENOTSUP])
   func withoutHardLinksFilesArePublishedByExclusiveCreation(_ code: Int32) throws {
     try withTemporaryFolder { folder in

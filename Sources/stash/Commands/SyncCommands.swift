@@ -151,7 +151,9 @@ enum SyncStatusCommand: StashHandler {
     lines.append("Last export: \(status.lastExport.map(Format.time) ?? "never")")
     lines.append("Waiting to export: \(Format.count(status.pendingExports, "version"))")
     if let problem = status.folderProblem { lines.append("Shared folder problem: \(problem)") }
-    if status.waiting.isEmpty && status.folderProblem == nil {
+    if case .success = status.mirror, status.cloudFolder != nil, status.waiting.isEmpty,
+      status.folderProblem == nil
+    {
       lines.append("Waiting to import: nothing")
     }
     for waiting in status.waiting { lines.append("Waiting to import: \(waiting)") }
