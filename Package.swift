@@ -69,10 +69,12 @@ let package = Package(
     .testTarget(name: "StashTests", dependencies: ["Stash", "LocalStore", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport", "StashWorkload"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "StashTestSupport"]),
     // Runs the built `stash` binary as a person would; LocalStore and JSONLines only seed
-    // fixtures (a conflict) and hold the folder's lock.
+    // fixtures (a conflict) and hold the folder's lock, MirrorStore reads what reached a mirror.
     .testTarget(
       name: "StashCLITests",
-      dependencies: ["Stash", "StashModel", "StashTestSupport", "JSONLines", "LocalStore"]),
+      dependencies: [
+        "Stash", "StashModel", "StashTestSupport", "JSONLines", "LocalStore", "MirrorStore",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

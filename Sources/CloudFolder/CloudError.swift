@@ -1,19 +1,28 @@
 public import JSONLines
 
-/// Why the shared folder could not be used. Nothing was changed in the mirror.
+/// Why the shared folder could not be used at all. The mirror is then unchanged.
+///
+/// Problems with single files (a damaged segment, a photo still arriving, an invalid version)
+/// are not errors: they are reported in ``ImportReport`` and ``ExportReport`` while the rest
+/// goes on.
 public enum CloudError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The folder does not exist or cannot be listed (offline, unmounted, a typo).
   case unreachable(String, String)
   /// The folder has no `zone.json` but the mirror already belongs to a zone.
   case noZone(String)
-  /// `zone.json` cannot be read.
-  case damagedZone(String)
+  /// `zone.json` is there but not complete yet (a sync tool is still delivering it).
+  case zoneIncomplete(String)
+  /// `zone.json` cannot be used: not a regular file, too large, or not a zone file.
+  case damagedZone(String, problem: String)
+  /// `zone.json` was written by a newer format than this code reads.
+  case newerZone(String, version: Int64)
   /// The folder belongs to another zone than the mirror: an account change.
   case otherZone(folder: String, zone: String, mirrorZone: String)
   /// A file could not be read or written.
   case io(FileSystemError)
-  /// The mirror could not be saved.
-  case mirror(String)
+  /// The mirror could not be read or saved (busy, damaged, a failed write), as the store
+  /// said.
+  case mirror(LogStoreError)
 
   public var description: String {
     switch self {
@@ -23,8 +32,15 @@ public enum CloudError: Error, Hashable, Sendable, CustomStringConvertible {
     case .noZone(let path):
       "The shared folder '\(path)' has no zone.json, but this device's mirror belongs to a "
         + "zone; if the folder moved, point sync at the new place with 'stash sync enable --cloud'"
-    case .damagedZone(let path):
-      "The zone file '\(path)' is damaged; nothing was imported or exported"
+    case .zoneIncomplete(let path):
+      "The zone file '\(path)' has not fully arrived yet (the sync tool is still delivering "
+        + "it); nothing was imported or exported, try 'stash sync' again later"
+    case .damagedZone(let path, let problem):
+      "The zone file '\(path)' cannot be used: \(problem); nothing was imported or exported. "
+        + "Copy zone.json back from another device's shared folder"
+    case .newerZone(let path, let version):
+      "The zone file '\(path)' has format version \(version), newer than this stash reads; "
+        + "nothing was imported or exported, update stash on this device"
     case .otherZone(let folder, let zone, let mirrorZone):
       "The shared folder '\(folder)' belongs to zone '\(zone.prefix(8))', but this device "
         + "syncs zone '\(mirrorZone.prefix(8))' (another account or a reset folder); nothing was "
@@ -32,8 +48,8 @@ public enum CloudError: Error, Hashable, Sendable, CustomStringConvertible {
         + "cloud.store: a new mirror starts over and uploads the inventory again"
     case .io(let error):
       error.description
-    case .mirror(let reason):
-      "The mirror could not be saved: \(reason)"
+    case .mirror(let error):
+      "The mirror could not be saved: \(error)"
     }
   }
 }

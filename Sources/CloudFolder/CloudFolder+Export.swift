@@ -10,29 +10,42 @@ public struct ExportReport: Hashable, Sendable {
 
   /// The versions written.
   public var versions = 0
-  /// The segment written (relative to the shared folder), if any.
-  public var segment: String?
+  /// The first segment written (relative to the shared folder), if any.
+  public var segment: String? { segments.first }
+  /// Every segment written: the pending versions are split so that none passes
+  /// ``CloudLimits/segmentBytes``.
+  public var segments: [String] = []
   /// Photos copied to the shared folder.
   public var blobsCopied = 0
   /// Photos that could not be copied (missing or damaged here); their segment waits on other
   /// devices until a good copy arrives.
   public var blobsMissing: [String] = []
+  /// Why nothing (or not everything) was exported: another copy of this device writes in its
+  /// folder, a segment it wrote is gone, or its folder is a link. The versions stay pending.
+  public var stopped: OwnFolderProblem?
 }
 
 extension CloudFolder {
-  /// Writes the mirror's pending versions as one new segment of this device.
+  /// Writes the mirror's pending versions as new segments of this device.
   ///
-  /// Photos go first (each to `blobs/<sha256>`, temp + rename), then the segment (to a
-  /// temporary name, synchronized, renamed), then the mirror records what was exported. A
-  /// crash before that last step exports the same versions again next time, which is harmless:
-  /// importing a version twice changes nothing.
+  /// First this device's own folder is checked: a segment there that it did not write (a copy
+  /// of this device folder running elsewhere) or one it wrote that is gone stops the export
+  /// (``ExportReport/stopped``). Then photos go to `blobs/`, and each segment is published
+  /// without ever replacing a file (``SharedFiles/publish(_:as:unique:)``): its export
+  /// identifier is recorded in the mirror first, then the file is published, then the mirror
+  /// records what was exported. A crash before that last step exports the same versions again
+  /// next time, which is harmless: importing a version twice changes nothing. A name already
+  /// taken when publishing means another writer uses this device's id: the export stops.
   ///
   /// - Parameters:
   ///   - mirror: The mirror whose pending versions to send.
   ///   - deviceBlobs: This device's photos.
+  ///   - time: When, written in each segment's header and for `sync status`.
+  ///   - deviceName: This device's name, written in each segment's header so that other
+  ///     devices can name it to people.
   ///   - post: Receives the export's started and finished events.
   /// - Returns: What was written.
-  /// - Throws: ``CloudError``; the mirror is then unchanged.
+  /// - Throws: ``CloudError``; the versions not exported stay pending.
   @discardableResult
   public func export(
     from mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp,
@@ -48,84 +61,138 @@ extension CloudFolder {
   ) throws(CloudError) -> ExportReport {
     let zone = try bind(mirror)
     let content = mirror.content
-    let pending = content.pendingVersions
     var report = ExportReport()
+    let survey = try surveyOwnFolder(content)
+    if let problem = survey.problem {
+      report.stopped = problem
+      return report
+    }
+    let pending = content.pendingVersions
     guard !pending.isEmpty else { return report }
     let device = content.deviceID
-    var segment = Segment(
-      zone: zone, device: device, sequence: try nextSequence(for: device, content: content),
-      versions: pending)
-    segment.deviceName = deviceName
-    segment.written = time
-    for blob in Set(segment.blobs).sorted(by: { $0.digest < $1.digest }) {
-      do {
-        if blobs.check(blob) != .present {
-          try blobs.copy(blob, from: deviceBlobs)
-          report.blobsCopied += 1
-        }
-      } catch .io(let error) {
-        throw .io(error)
-      } catch .unreadable(_, let error) {
-        // An I/O error reading this device's copy is not a missing photo: exporting the
-        // segment without it would never send the photo again.
-        throw .io(error)
-      } catch {
-        report.blobsMissing.append(blob.digest.hex)
+    var sequence = nextSequence(after: survey, device: device, content: content)
+    for (versions, lines) in Self.chunks(of: pending) {
+      guard sequence <= CloudLimits.sequence else {
+        throw .io(
+          FileSystemError(
+            operation: "number", path: "devices/\(device.rawValue)", code: 0,
+            reason: "no segment number is left"))
       }
-    }
-    let relative = Self.segmentPath(device: device, sequence: segment.sequence)
-    let folder = devicesPath + "/" + device.rawValue
-    let temporary = folder + "/." + String(format: "%06d", segment.sequence) + ".jsonl.tmp"
-    do {
-      try fileSystem.makeDirectory(folder)
-      try fileSystem.removeFile(temporary)
-      let descriptor = try fileSystem.open(temporary, .createNew)
-      defer { fileSystem.close(descriptor) }
-      try fileSystem.write(descriptor, segment.encoded(), at: 0)
-      try fileSystem.synchronize(descriptor)
-      try fileSystem.rename(temporary, to: root + "/" + relative)
-      try fileSystem.synchronizeDirectory(folder)
-    } catch {
-      try? fileSystem.removeFile(temporary)
-      throw .io(error)
-    }
-    do {
-      try mirror.update { _, transaction in
-        transaction.markExported(
-          pending.map(\.ref), segment: relative)
+      let export = RecordID.make().rawValue
+      let segment = Segment(
+        zone: zone, device: device, sequence: sequence, versions: versions, export: export,
+        writer: Segment.Writer(name: deviceName, written: time))
+      sequence += 1
+      try copyPhotos(of: segment, from: deviceBlobs, report: &report)
+      if report.stopped != nil { return report }
+      let relative = Self.segmentPath(device: device, sequence: segment.sequence)
+      try save(mirror) { _, transaction in
+        transaction.markExporting(segment: relative, export: export)
+      }
+      let published: SharedFiles.Published
+      do {
+        published = try files.publish(
+          segment.encoded(lines: lines), as: relative, unique: export)
+      } catch {
+        throw .io(error)
+      }
+      switch published {
+      case .published:
+        break
+      case .exists:
+        report.stopped = .writtenElsewhere(device: device, segments: [relative])
+        return report
+      case .unsafe(let path, let kind):
+        report.stopped = .unsafe(path: path, kind: kind)
+        return report
+      }
+      try save(mirror) { _, transaction in
+        transaction.markExported(versions.map(\.ref), segment: relative)
         transaction.markRead(segment: relative)
         transaction.recordTransfer(.export, at: time)
       }
-    } catch {
-      throw .mirror("\(error)")
+      report.versions += versions.count
+      report.segments.append(relative)
     }
-    report.versions = pending.count
-    report.segment = relative
     return report
   }
 
-  /// One more than the highest sequence this device ever wrote (in the folder or, if the
-  /// folder lost files, in the mirror's record of its exports).
-  private func nextSequence(for device: DeviceID, content: MirrorContent) throws(CloudError) -> Int
-  {
-    let folder = devicesPath + "/" + device.rawValue
-    var highest = content.exportedSegments.compactMap(Self.sequence(of:)).max() ?? 0
-    if (try? fileSystem.identity(atPath: folder)) != nil {
-      do {
-        for name in try fileSystem.contentsOfDirectory(folder) {
-          highest = max(highest, Self.sequence(of: name) ?? 0)
+  /// Copies a segment's photos to the shared folder.
+  ///
+  /// An intact shared copy is left alone. Anything else under a photo's name (bytes that do
+  /// not match it, a truncated copy, a link or a FIFO) is removed first: a content-addressed
+  /// name holding other bytes is nobody's photo, so removing it loses nothing, and it is the
+  /// only thing the transport ever removes that it did not write.
+  private func copyPhotos(
+    of segment: Segment, from deviceBlobs: BlobStore, report: inout ExportReport
+  ) throws(CloudError) {
+    for blob in Set(segment.blobs).sorted(by: { $0.digest < $1.digest }) {
+      let relative = SharedFiles.photoPath(blob)
+      do throws(FileSystemError) {
+        if try files.check(blob) == .intact { continue }
+        let bytes: [UInt8]
+        do throws(BlobError) {
+          bytes = try deviceBlobs.read(blob)
+        } catch {
+          switch error {
+          case .missing, .corrupt:
+            report.blobsMissing.append(blob.digest.hex)
+            continue
+          case .unreadable(_, let failure), .io(let failure):
+            // An I/O error reading this device's copy is not a missing photo: exporting the
+            // segment without it would never send the photo again.
+            throw failure
+          case .tooLarge(let path, let size):
+            throw FileSystemError(
+              operation: "read", path: path, code: 0, reason: "it holds \(size) bytes")
+          }
+        }
+        if let kind = try files.kind(of: relative), kind != .directory {
+          try fileSystem.removeFile(files.absolute(relative))
+        }
+        switch try files.publish(bytes, as: relative, unique: RecordID.make().rawValue) {
+        case .published: report.blobsCopied += 1
+        case .exists: continue
+        case .unsafe(let path, let kind):
+          report.stopped = .unsafe(path: path, kind: kind)
+          return
         }
       } catch {
         throw .io(error)
       }
     }
-    return highest + 1
   }
 
-  /// The sequence number a segment's file name starts with (`000012.jsonl`, and the
-  /// "conflicted copy" names sync tools make of it).
-  static func sequence(of path: String) -> Int? {
-    let name = path.split(separator: "/").last.map(String.init) ?? path
-    return Int(name.prefix { $0.isNumber })
+  /// One more than the highest sequence this device ever used (in the folder, or in the
+  /// mirror's record of its exports if the folder lost files).
+  private func nextSequence(
+    after survey: OwnFolderSurvey, device: DeviceID, content: MirrorContent
+  ) -> Int64 {
+    let own = "devices/\(device.rawValue)/"
+    let recorded = (content.exportedSegments + Array(content.exportIDs.values))
+      .filter { $0.hasPrefix(own) }.compactMap(Self.sequence(of:))
+    return max(survey.highestSequence, recorded.max() ?? 0) + 1
+  }
+
+  /// The pending versions, with their encoded lines, in groups whose segments stay below
+  /// ``CloudLimits/segmentBytes``.
+  static func chunks(of versions: [MirrorVersion]) -> [([MirrorVersion], [[UInt8]])] {
+    let budget = Int(CloudLimits.segmentBytes) - 1024
+    var chunks = [([MirrorVersion], [[UInt8]])]()
+    var current = ([MirrorVersion](), [[UInt8]]())
+    var size = 0
+    for version in versions {
+      let line = Segment.line(of: version)
+      if !current.0.isEmpty, size + line.count + 1 > budget {
+        chunks.append(current)
+        current = ([], [])
+        size = 0
+      }
+      current.0.append(version)
+      current.1.append(line)
+      size += line.count + 1
+    }
+    if !current.0.isEmpty { chunks.append(current) }
+    return chunks
   }
 }

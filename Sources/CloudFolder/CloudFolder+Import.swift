@@ -7,20 +7,24 @@ public struct ImportReport: Hashable, Sendable {
   /// An empty report.
   public init() {}
 
-  /// Segments read and applied.
+  /// Segments read whole (and marked read: they are not read again).
   public var segmentsRead = 0
   /// Versions the mirror did not know before.
   public var versionsImported = 0
   /// Photos copied from the shared folder.
   public var blobsCopied = 0
-  /// Segments rejected (a hash that does not match its payload, a truncated or garbled line, a
-  /// damaged photo): relative path and reason. They were not applied, and are read again next
-  /// time (a sync tool may still be delivering them).
+  /// What was not applied because it is wrong: a damaged or oversized segment, a version whose
+  /// hash does not match its payload, a damaged photo, a link or special file where a segment
+  /// or folder should be (all read again next time, in case a good copy arrives), an invalid
+  /// version (never applied; reported once), a segment of another zone (reported once).
   public var rejected: [Rejection] = []
+  /// What is not complete yet (a segment or a photo the sync tool is still delivering): read
+  /// again next time, and only the records that need it are held back.
+  public var waiting: [Rejection] = []
 
-  /// A rejected segment.
+  /// A file (and the part of it) that was not applied, and why.
   public struct Rejection: Hashable, Sendable, CustomStringConvertible {
-    /// The segment, relative to the shared folder.
+    /// The file, relative to the shared folder.
     public let segment: String
     /// Why.
     public let reason: String
@@ -33,20 +37,24 @@ extension CloudFolder {
   /// Reads the segments this mirror has not read and merges their versions into it.
   ///
   /// Temporary and partial names (`.*`, `*.tmp`, `~*`) are ignored; "conflicted copy"
-  /// duplicates made by sync tools are read like any segment, harmlessly. Every version's hash
-  /// is checked against its payload and every photo it names against its digest; a segment
-  /// with any problem is rejected whole and reported, never applied. The result does not depend
-  /// on the order segments arrive in, nor on repeats.
+  /// duplicates made by sync tools are read like any segment, harmlessly. Each file is read
+  /// as untrusted input (see ``CloudLimits``). A segment with a damaged line or a hash that
+  /// does not match its payload is rejected whole; one still arriving waits. Every version
+  /// passes the checks a local edit gets or is rejected alone; a record whose photo is still
+  /// arriving (or damaged) waits alone, while the segment's other records are merged, and the
+  /// segment is marked read only once all of it is in. The result does not depend on the order
+  /// segments arrive in, nor on repeats: merging a known version again writes nothing.
   ///
   /// - Parameters:
   ///   - mirror: The mirror to merge into.
-  ///   - deviceBlobs: This device's photos (photos of accepted segments are copied there).
+  ///   - deviceBlobs: This device's photos (photos of merged records are copied there).
   ///   - time: When, for `sync status`.
   ///   - post: Receives the import's started and finished events: the finished, successful one
   ///     is what opens the sync coordinator's gate.
   /// - Returns: What was read.
-  /// - Throws: ``CloudError`` when the folder is unreachable or of another zone; the mirror is
-  ///   then unchanged and the finished event reports the failure.
+  /// - Throws: ``CloudError`` when the folder is unreachable, its zone file cannot be used or
+  ///   belongs to another zone, or the mirror cannot be saved; the mirror is then unchanged and
+  ///   the finished event reports the failure.
   @discardableResult
   public func importNew(
     into mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp,
@@ -61,108 +69,220 @@ extension CloudFolder {
     into mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp
   ) throws(CloudError) -> ImportReport {
     let zone = try bind(mirror)
-    let content = mirror.content
-    var report = ImportReport()
-    var accepted = [(path: String, versions: [MirrorVersion])]()
-    var peers = [DeviceID: Peer]()
-    for path in try unreadSegments(content) {
-      let segment: Segment
-      do {
-        segment = try Segment(bytes: try readWhole(root + "/" + path), schemas: content.schemas)
-      } catch let problem as SegmentProblem {
-        report.rejected.append(.init(segment: path, reason: problem.reason))
-        continue
-      } catch {
-        report.rejected.append(.init(segment: path, reason: "it cannot be read: \(error)"))
-        continue
-      }
-      guard segment.zone == zone else {
-        report.rejected.append(.init(segment: path, reason: "it belongs to zone '\(segment.zone)'"))
-        continue
-      }
-      if let problem = fetchBlobs(of: segment, into: deviceBlobs, report: &report) {
-        report.rejected.append(.init(segment: path, reason: problem))
-        continue
-      }
-      accepted.append((path, segment.versions))
-      if segment.device != content.deviceID {
-        let device = segment.device
-        peers[device] = Peer.updated(
-          peers[device] ?? content.peers[device], device: device, name: segment.deviceName,
-          wroteAt: segment.written)
-      }
+    var photos = PhotoCheck(files: files, deviceBlobs: deviceBlobs, copying: true)
+    var plan = try planImport(mirror.content, zone: zone, photos: &photos)
+    plan.report.blobsCopied = photos.copied
+    // Nothing new: nothing to write (a repeated import, or only waiting and rejected files,
+    // leaves the mirror byte for byte as it was).
+    guard !plan.merge.versions.isEmpty || !plan.read.isEmpty || !plan.peers.isEmpty else {
+      return plan.report
     }
-    // Nothing accepted: nothing to write (a repeated import, or only rejected segments, leaves
-    // the mirror byte for byte as it was).
-    guard !accepted.isEmpty else { return report }
-    let known = content.versions
-    let fresh = Set(
-      accepted.flatMap(\.versions).filter { known[$0.key]?[$0.id] == nil }.map(\.ref))
-    do {
-      try mirror.update { _, transaction in
-        for (path, versions) in accepted {
-          for version in versions { transaction.merge(version) }
-          transaction.markRead(segment: path)
-        }
-        for device in peers.keys.sorted() where peers[device] != content.peers[device] {
-          transaction.notePeer(peers[device]!)
-        }
-        transaction.recordTransfer(.import, at: time)
-      }
-    } catch {
-      throw .mirror("\(error)")
+    try save(mirror) { _, transaction in
+      for version in plan.merge.versions { transaction.merge(version) }
+      for path in plan.read { transaction.markRead(segment: path) }
+      for device in plan.peers.keys.sorted() { transaction.notePeer(plan.peers[device]!) }
+      transaction.recordTransfer(.import, at: time)
     }
-    report.segmentsRead = accepted.count
-    report.versionsImported = fresh.count
-    return report
+    plan.report.segmentsRead = plan.read.count
+    plan.report.versionsImported = plan.merge.fresh
+    return plan.report
   }
 
-  /// Every segment in the folder this mirror has not read, in a stable order.
-  private func unreadSegments(_ content: MirrorContent) throws(CloudError) -> [String] {
-    guard (try? fileSystem.identity(atPath: devicesPath)) != nil else { return [] }
+  /// What an import would merge and mark read, and what it reports.
+  struct ImportPlan {
+    var report = ImportReport()
+    var merge: MergeSet
+    var read: [String] = []
+    /// What the segments read say of other devices, where it is news.
+    var peers: [DeviceID: Peer] = [:]
+
+    /// Notes what a segment's header says of the device that wrote it.
+    mutating func note(_ segment: Segment, in content: MirrorContent) {
+      guard segment.device != content.deviceID else { return }
+      let device = segment.device
+      let updated = Peer.updated(
+        peers[device] ?? content.peers[device], device: device, name: segment.writer.name,
+        wroteAt: segment.writer.written)
+      if updated != content.peers[device] { peers[device] = updated }
+    }
+
+    /// Marks `path` read, unless it already is (this device's own folder's segments written
+    /// by a copy of it are read again on every sync while the copy is there, harmlessly).
+    mutating func markRead(_ path: String, in content: MirrorContent) {
+      if !content.readSegments.contains(path) { read.append(path) }
+    }
+  }
+
+  /// Reads every unread segment and decides what to merge; writes nothing.
+  func planImport(
+    _ content: MirrorContent, zone: String, photos: inout PhotoCheck
+  ) throws(CloudError) -> ImportPlan {
+    var plan = ImportPlan(merge: MergeSet(content: content))
+    let foreign = try surveyOwnFolder(content).foreign
+    for path in try unreadSegments(content, report: &plan.report, alsoReading: foreign) {
+      guard let segment = try segment(at: path, content: content, report: &plan.report) else {
+        continue
+      }
+      if segment.zone != zone {
+        plan.report.rejected.append(
+          .init(
+            segment: path,
+            reason: "it belongs to zone '\(segment.zone.prefix(8))', not this folder's: it is "
+              + "left from another account or an earlier folder, and will not be reported "
+              + "again; remove it from the shared folder"))
+        plan.markRead(path, in: content)
+        continue
+      }
+      var complete = true
+      for (key, versions) in Self.validVersions(of: segment, path: path, report: &plan.report) {
+        if photos.holdsBack(versions, of: key, in: path, report: &plan.report) {
+          complete = false
+          continue
+        }
+        for version in versions { plan.merge.add(version) }
+      }
+      if complete {
+        plan.markRead(path, in: content)
+        plan.note(segment, in: content)
+      }
+    }
+    return plan
+  }
+
+  /// Reads one segment file and sorts out what cannot be used: `nil` when it waits or is
+  /// rejected (and `report` says so).
+  private func segment(
+    at path: String, content: MirrorContent, report: inout ImportReport
+  ) throws(CloudError) -> Segment? {
+    let read: SharedFiles.Read
+    do {
+      read = try files.read(path, limit: CloudLimits.segmentBytes)
+    } catch {
+      report.rejected.append(.init(segment: path, reason: "it cannot be read: \(error.reason)"))
+      return nil
+    }
+    switch read {
+    case .missing:
+      return nil
+    case .notRegular(let culprit, let kind):
+      let what = culprit == path ? "it" : "'\(culprit)'"
+      report.rejected.append(
+        .init(segment: path, reason: "\(what) is a \(kind.noun), not a regular file"))
+      return nil
+    case .tooLarge(let size):
+      report.rejected.append(
+        .init(
+          segment: path,
+          reason: "it is \(size) bytes, more than the \(CloudLimits.segmentBytes >> 20) MiB a "
+            + "segment may have"))
+      return nil
+    case .bytes(let bytes):
+      switch Segment.read(bytes, schemas: content.schemas) {
+      case .incomplete(let reason):
+        report.waiting.append(.init(segment: path, reason: "not complete yet: \(reason)"))
+        return nil
+      case .damaged(let reason):
+        report.rejected.append(.init(segment: path, reason: reason))
+        return nil
+      case .complete(let segment):
+        let folder = path.split(separator: "/").dropFirst().first.map(String.init)
+        guard segment.device.rawValue == folder else {
+          report.rejected.append(
+            .init(
+              segment: path,
+              reason: "it names device '\(segment.device.rawValue.prefix(8))' but lies in "
+                + "another device's folder"))
+          return nil
+        }
+        return segment
+      }
+    }
+  }
+
+  /// The segment's versions that pass the checks a local edit gets, by record; every other
+  /// one is reported.
+  private static func validVersions(
+    of segment: Segment, path: String, report: inout ImportReport
+  ) -> [(RecordKey, [MirrorVersion])] {
+    var byKey = [RecordKey: [MirrorVersion]]()
+    var order = [RecordKey]()
+    for version in segment.versions {
+      if let problem = version.importProblem() {
+        report.rejected.append(
+          .init(
+            segment: path,
+            reason: "version '\(version.hash.short)' of \(version.key.model) "
+              + "'\(version.key.id.rawValue.prefix(8))' is invalid and was not applied: "
+              + problem.prefix(300)))
+        continue
+      }
+      if byKey[version.key] == nil { order.append(version.key) }
+      byKey[version.key, default: []].append(version)
+    }
+    return order.map { ($0, byKey[$0]!) }
+  }
+
+  /// Every segment in the folder this mirror has not read (and `alsoReading`), in a stable
+  /// order; entries that are not real folders are reported and skipped.
+  private func unreadSegments(
+    _ content: MirrorContent, report: inout ImportReport, alsoReading extra: [String]
+  ) throws(CloudError) -> [String] {
     var found = [String]()
     do {
-      for device in try fileSystem.contentsOfDirectory(devicesPath).sorted()
-      where DeviceID(device) != nil {
-        for name in try fileSystem.contentsOfDirectory(devicesPath + "/" + device).sorted()
-        where Self.isSegmentName(name) {
-          let path = "devices/\(device)/\(name)"
-          if !content.readSegments.contains(path) { found.append(path) }
+      let devices: [String]
+      switch try files.list("devices") {
+      case .missing: return extra
+      case .notAFolder(let path, let kind):
+        report.rejected.append(
+          .init(segment: path, reason: "it is a \(kind.noun), not a folder; nothing in it was read")
+        )
+        return []
+      case .names(let names): devices = names.sorted()
+      }
+      for device in devices where DeviceID(device) != nil {
+        let folder = "devices/" + device
+        switch try files.list(folder) {
+        case .missing: continue
+        case .notAFolder(let path, let kind):
+          report.rejected.append(
+            .init(segment: path, reason: "it is a \(kind.noun), not a folder; it was not read"))
+        case .names(let names):
+          for name in names.sorted() where Self.isSegmentName(name) {
+            let path = folder + "/" + name
+            if !content.readSegments.contains(path) { found.append(path) }
+          }
         }
       }
     } catch {
       throw .unreachable(root, error.reason)
     }
-    return found
+    let listed = Set(found)
+    return found + extra.filter { !listed.contains($0) }
   }
+}
 
-  /// Whether a file name is a finished segment: temporary and partial names are not.
-  static func isSegmentName(_ name: String) -> Bool {
-    !name.hasPrefix(".") && !name.hasPrefix("~") && !name.hasSuffix(".tmp")
-      && name.hasSuffix(".jsonl")
-  }
+/// The versions an import merges: only those that change the mirror, so that reading a
+/// segment again (one still waiting for a photo, a conflicted copy) writes nothing.
+struct MergeSet {
+  let content: MirrorContent
+  private(set) var versions: [MirrorVersion] = []
+  /// How many of them the mirror did not know at all.
+  private(set) var fresh = 0
+  private var seen = Set<VersionRef>()
 
-  /// Copies a segment's photos into the device's blobs, checking each; returns why the segment
-  /// must wait or be rejected, if it must.
-  private func fetchBlobs(
-    of segment: Segment, into deviceBlobs: BlobStore, report: inout ImportReport
-  ) -> String? {
-    for blob in Set(segment.blobs).sorted(by: { $0.digest < $1.digest })
-    where deviceBlobs.check(blob) != .present {
-      switch blobs.check(blob) {
-      case .present:
-        do {
-          try deviceBlobs.copy(blob, from: blobs)
-          report.blobsCopied += 1
-        } catch {
-          return "its photo '\(blob.digest.hex.prefix(12))' could not be copied: \(error)"
-        }
-      case .missing:
-        return "its photo '\(blob.digest.hex.prefix(12))' has not arrived yet"
-      case .corrupt(let reason):
-        return "its photo '\(blob.digest.hex.prefix(12))' is damaged: \(reason)"
-      }
+  init(content: MirrorContent) { self.content = content }
+
+  mutating func add(_ version: MirrorVersion) {
+    let ref = version.ref
+    let known = content.version(version.id, of: version.key)
+    // A known id holds the same snapshot and parents (a format-1 version may bring parents of
+    // its own); only a higher generation would be news.
+    if let known, known.parents.isSuperset(of: version.parents),
+      known.generation >= version.generation
+    {
+      return
     }
-    return nil
+    if known == nil, seen.insert(ref).inserted { fresh += 1 }
+    versions.append(version)
   }
 }

@@ -6,10 +6,14 @@
 // writers on one path:
 //
 //   <cloud>/zone.json                       the zone's identity, written once
-//   <cloud>/devices/<deviceID>/<seq>.jsonl  one export segment: versions, written tmp+rename
-//   <cloud>/blobs/<sha256>                  photo bytes, written tmp+rename, verified on read
+//   <cloud>/devices/<deviceID>/<seq>.jsonl  one export segment: versions, never replaced
+//   <cloud>/blobs/<sha256>                  photo bytes, never replaced, verified on read
 //
-// It imports MirrorStore only (never LocalStore or Reconciler) and posts MirrorEvents.
+// The folder is untrusted input (see `SharedFiles`): only regular files are read, never
+// through a link, each after a size check (`CloudLimits`); every imported version is checked
+// like a local edit. It imports MirrorStore only (never LocalStore or Reconciler) and posts
+// MirrorEvents. The caller (the `Stash` facade) holds the device folder's lock around a whole
+// sync, so one device's import, pass and export never interleave with another sync of it.
 
 import Foundation
 public import JSONLines
@@ -28,16 +32,17 @@ public struct CloudFolder: Sendable {
     self.fileSystem = fileSystem
   }
 
+  /// Reading and writing inside the folder, with its checks.
+  var files: SharedFiles { SharedFiles(root: root, fileSystem: fileSystem) }
+
   /// The zone file's path.
   var zonePath: String { root + "/zone.json" }
-  /// The folder of every device's segments.
-  var devicesPath: String { root + "/devices" }
-  /// The shared photo bytes.
+  /// The shared photo bytes (for their paths: reading goes through ``files``).
   public var blobs: BlobStore { BlobStore(folder: root + "/blobs", fileSystem: fileSystem) }
 
   /// The relative path of a device's segment.
-  static func segmentPath(device: DeviceID, sequence: Int) -> String {
-    "devices/\(device.rawValue)/" + String(format: "%06d", sequence) + ".jsonl"
+  static func segmentPath(device: DeviceID, sequence: Int64) -> String {
+    "devices/\(device.rawValue)/" + String(format: "%06lld", sequence) + ".jsonl"
   }
 
   /// Fails unless the folder exists and can be listed.
@@ -49,59 +54,11 @@ public struct CloudFolder: Sendable {
     }
   }
 
-  /// The zone identifier, creating `zone.json` if the folder has none and `create` allows.
-  ///
-  /// - Throws: ``CloudError`` when the folder is unreachable, the zone file is damaged, or it
-  ///   is missing and may not be created.
-  func zone(creatingIfMissing create: Bool) throws(CloudError) -> String {
-    try checkReachable()
-    if let existing = try readZone() { return existing }
-    guard create else { throw .noZone(root) }
-    let zone = RecordID.make().rawValue
-    let object: JSONObject = [
-      "format": .string("stash.zone"), "version": .integer(1), "zone": .string(zone),
-    ]
-    let temporary = root + "/.zone.json.tmp-" + RecordID.make().rawValue
-    do {
-      let descriptor = try fileSystem.open(temporary, .createNew)
-      defer { fileSystem.close(descriptor) }
-      try fileSystem.write(descriptor, JSONWriter.bytes(.object(object)) + [10], at: 0)
-      try fileSystem.synchronize(descriptor)
-      // Written once: if another device's zone.json appeared meanwhile, keep that one.
-      if try fileSystem.identity(atPath: zonePath) == nil {
-        try fileSystem.rename(temporary, to: zonePath)
-        try fileSystem.synchronizeDirectory(root)
-      } else {
-        try fileSystem.removeFile(temporary)
-      }
-    } catch {
-      try? fileSystem.removeFile(temporary)
-      throw .io(error)
-    }
-    guard let written = try readZone() else { throw .noZone(root) }
-    return written
-  }
-
-  private func readZone() throws(CloudError) -> String? {
-    let bytes: [UInt8]
-    do {
-      guard try fileSystem.identity(atPath: zonePath) != nil else { return nil }
-      bytes = try readWhole(zonePath)
-    } catch {
-      throw .io(error)
-    }
-    guard case .object(let object)? = try? JSONParser.parse(bytes),
-      object["format"] == .string("stash.zone"), case .string(let zone)? = object["zone"],
-      RecordID(zone) != nil
-    else { throw .damagedZone(zonePath) }
-    return zone
-  }
-
   /// Checks (and on first use records) that the mirror belongs to this folder's zone.
   ///
   /// - Returns: The zone identifier.
   /// - Throws: ``CloudError/otherZone(folder:zone:mirrorZone:)`` when the mirror belongs to
-  ///   another zone (an account change: never merged).
+  ///   another zone (an account change: never merged), or what reading `zone.json` throws.
   func bind(_ mirror: MirrorStore) throws(CloudError) -> String {
     let bound = mirror.content.zone
     let zone = try self.zone(creatingIfMissing: bound == nil)
@@ -109,21 +66,28 @@ public struct CloudFolder: Sendable {
       guard bound == zone else { throw .otherZone(folder: root, zone: zone, mirrorZone: bound) }
       return zone
     }
-    do {
-      try mirror.update { content, transaction in
-        if content.zone == nil { transaction.bindZone(zone) }
-      }
-    } catch {
-      throw .mirror("\(error)")
+    try save(mirror) { content, transaction in
+      if content.zone == nil { transaction.bindZone(zone) }
     }
     return zone
   }
 
-  func readWhole(_ path: String) throws(FileSystemError) -> [UInt8] {
-    let descriptor = try fileSystem.open(path, .readOnly)
-    defer { fileSystem.close(descriptor) }
-    let size = try fileSystem.identity(of: descriptor).size
-    return try fileSystem.read(descriptor, count: Int(size), at: 0)
+  /// Saves one mirror transaction, keeping the store's error typed.
+  func save(
+    _ mirror: MirrorStore, _ body: (MirrorContent, inout MirrorTransaction) -> Void
+  ) throws(CloudError) {
+    do {
+      try mirror.update { content, transaction in body(content, &transaction) }
+    } catch let error as LogStoreError {
+      throw .mirror(error)
+    } catch {
+      // `body` cannot throw, so the store's own error is all that can come out.
+      throw .mirror(
+        .write(
+          .io(
+            FileSystemError(
+              operation: "save", path: mirror.path, code: 0, reason: "\(error)"))))
+    }
   }
 
   /// Runs `body` between a started and a finished event of `kind` for `mirror`; the finished

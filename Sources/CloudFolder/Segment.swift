@@ -5,88 +5,68 @@ import StashModel
 ///
 /// ```
 /// {"segment":{"format":"stash.segment","version":3,"zone":Z,"device":D,"sequence":N,"count":K,
-///   "name":device name or null,"written":seconds or null}}
+///   "export":E,"name":device name,"written":seconds}}
 /// {"id":…,"hash":…,"parents":[…],"generation":…,"author":…,"authoredAt":…,"snapshot":{…}}  × K
 /// ```
-/// Every version's hash is checked against its payload, and its id against its hash and
-/// parents, when read; a segment with any bad line, a wrong count or another zone is rejected
-/// whole. Format 1 segments (written before a version's id included its parents) are still
-/// read: their versions have no `id`, and are identified by their snapshot hash.
+/// `export` is a fresh identifier per segment that the writing mirror records before
+/// publishing: it is how a device recognizes its own files (and a copy of itself that is not).
+/// `name` and `written` say which device wrote it, in words, and when (shown to people; a name
+/// that is not a sensible one-line text is ignored). Segments written before these existed
+/// have none. Every version's hash is checked against its payload, and its id against its hash
+/// and parents. Segments of format 1 (versions without ids, identified by their snapshot hash)
+/// and 2 (plain integer quantities) are still read.
+///
+/// Reading classifies the bytes: complete, not complete yet (a sync tool still delivering
+/// it: no final newline, or fewer lines than announced), or damaged (anything else wrong,
+/// including a version whose hash does not match its payload). Only whole lines are parsed.
 struct Segment {
-  /// The format version this code writes; it reads 1 (versions without ids), 2 (plain
-  /// integer quantities) and 3 (counters, and the writer's name and time in the header).
-  static let formatVersion = 3
+  /// The newest segment format this code reads and writes: 3 (counters); it reads 1 (versions
+  /// without ids) and 2 (plain integer quantities) too.
+  static let formatVersion: Int64 = 3
 
   let zone: String
   let device: DeviceID
-  let sequence: Int
+  let sequence: Int64
   let versions: [MirrorVersion]
-  /// The writing device's name, if the segment says (and it is a sensible one-line name).
-  var deviceName: String? = nil
-  /// When it was written, if the segment says.
-  var written: Timestamp? = nil
+  /// The export identifier, when the writer recorded one.
+  var export: String?
+  /// The writing device's name and when it wrote the segment, when the writer said.
+  var writer: Writer
 
-  func encoded() -> [UInt8] {
-    var out = [UInt8]()
-    let header: JSONObject = [
-      "format": .string("stash.segment"), "version": .integer(Int64(Self.formatVersion)),
-      "zone": .string(zone),
-      "device": .string(device.rawValue), "sequence": .integer(Int64(sequence)),
-      "count": .integer(Int64(versions.count)),
-      "name": deviceName.map { .string($0) } ?? .null,
-      "written": written.map { .double($0.secondsSince1970) } ?? .null,
-    ]
-    JSONWriter.write(.object(["segment": .object(header)]), into: &out)
-    out.append(10)
-    for version in versions {
-      JSONWriter.write(.object(version.json), into: &out)
-      out.append(10)
-    }
-    return out
+  /// Who wrote a segment, in words, and when.
+  struct Writer: Hashable {
+    var name: String?
+    var written: Timestamp?
+
+    static let unknown = Writer(name: nil, written: nil)
   }
 
-  /// Reads and checks a segment.
-  ///
-  /// - Throws: A reason (for the import report) when anything is wrong.
-  init(bytes: [UInt8], schemas: SchemaRegistry) throws(SegmentProblem) {
-    guard bytes.last == 10 else {
-      throw SegmentProblem("it does not end with a newline (truncated?)")
-    }
-    let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).dropLast()
-    guard let first = lines.first,
-      case .object(let wrapper)? = try? JSONParser.parse(Array(first)),
-      case .object(let header)? = wrapper["segment"],
-      header["format"] == .string("stash.segment"),
-      case .integer(let version)? = header["version"],
-      case .string(let zone)? = header["zone"],
-      case .string(let deviceText)? = header["device"], let device = DeviceID(deviceText),
-      case .integer(let sequence)? = header["sequence"],
-      case .integer(let count)? = header["count"]
-    else { throw SegmentProblem("its header line is missing or damaged") }
-    guard version <= Self.formatVersion else {
-      throw SegmentProblem("it has format version \(version), newer than this stash reads")
-    }
-    guard version >= 1 else {
-      throw SegmentProblem("it has format version \(version), which does not exist")
-    }
-    guard count == lines.count - 1 else {
-      throw SegmentProblem("it announces \(count) versions but holds \(lines.count - 1) lines")
-    }
-    var versions = [MirrorVersion]()
-    for (index, line) in lines.dropFirst().enumerated() {
-      guard case .object(let object)? = try? JSONParser.parse(Array(line)) else {
-        throw SegmentProblem("line \(index + 2) is not a JSON object")
-      }
-      do {
-        versions.append(
-          try MirrorVersion(json: object, schemas: schemas, format: Int(version)))
-      } catch {
-        throw SegmentProblem("line \(index + 2): \(error.message)")
-      }
-    }
-    self.init(zone: zone, device: device, sequence: Int(sequence), versions: versions)
-    if case .string(let name)? = header["name"], Self.isSensibleName(name) { deviceName = name }
-    written = header["written"]?.exactDouble.flatMap { Timestamp(secondsSince1970: $0) }
+  init(
+    zone: String, device: DeviceID, sequence: Int64, versions: [MirrorVersion],
+    export: String? = nil, writer: Writer = .unknown
+  ) {
+    self.zone = zone
+    self.device = device
+    self.sequence = sequence
+    self.versions = versions
+    self.export = export
+    self.writer = writer
+  }
+
+  /// The header line, without its newline.
+  static func headerLine(
+    zone: String, device: DeviceID, sequence: Int64, count: Int, export: String?,
+    writer: Writer = .unknown
+  ) -> [UInt8] {
+    var header: JSONObject = [
+      "format": .string("stash.segment"), "version": .integer(formatVersion),
+      "zone": .string(zone), "device": .string(device.rawValue),
+      "sequence": .integer(sequence), "count": .integer(Int64(count)),
+    ]
+    if let export { header.append("export", .string(export)) }
+    if let name = writer.name { header.append("name", .string(name)) }
+    if let written = writer.written { header.append("written", .double(written.secondsSince1970)) }
+    return JSONWriter.bytes(.object(["segment": .object(header)]))
   }
 
   /// A name another device gave itself is shown to people: one line, short, printable.
@@ -95,22 +75,160 @@ struct Segment {
       && !name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
   }
 
-  init(zone: String, device: DeviceID, sequence: Int, versions: [MirrorVersion]) {
-    self.zone = zone
-    self.device = device
-    self.sequence = sequence
-    self.versions = versions
+  /// One version's line, without its newline.
+  static func line(of version: MirrorVersion) -> [UInt8] {
+    JSONWriter.bytes(.object(version.json))
+  }
+
+  /// The file's bytes.
+  ///
+  /// - Parameter lines: The versions' lines when already encoded (``line(of:)``).
+  func encoded(lines: [[UInt8]]? = nil) -> [UInt8] {
+    var out = Self.headerLine(
+      zone: zone, device: device, sequence: sequence, count: versions.count, export: export,
+      writer: writer)
+    out.append(10)
+    for line in lines ?? versions.map(Self.line(of:)) {
+      out += line
+      out.append(10)
+    }
+    return out
   }
 
   /// The photos the versions' records refer to.
+  var blobs: [BlobRef] { versions.flatMap(\.blobs) }
+}
+
+extension MirrorVersion {
+  /// The photos this version's record refers to.
   var blobs: [BlobRef] {
-    versions.flatMap { version -> [BlobRef] in
-      guard let record = version.snapshot.record else { return [] }
-      return record.values.compactMap { value in
-        if case .blob(let blob) = value { return blob }
-        return nil
+    guard let record = snapshot.record else { return [] }
+    return record.values.compactMap { value in
+      if case .blob(let blob) = value { return blob }
+      return nil
+    }
+  }
+}
+
+/// What a segment file's bytes turned out to be.
+enum SegmentReading {
+  case complete(Segment)
+  /// Not complete yet: read again later. The reason is for a person.
+  case incomplete(String)
+  /// Complete but wrong: never applied.
+  case damaged(String)
+}
+
+extension Segment {
+  /// A segment's header values, range-checked.
+  struct Header {
+    let version: Int64
+    let zone: String
+    let device: DeviceID
+    let sequence: Int64
+    let count: Int
+    let export: String?
+    let writer: Writer
+
+    /// Reads a header line.
+    static func parse(_ line: some Collection<UInt8>) -> Result<Header, SegmentProblem> {
+      guard case .object(let wrapper)? = try? JSONParser.parse(Array(line)),
+        case .object(let header)? = wrapper["segment"],
+        header["format"] == .string("stash.segment"),
+        case .integer(let version)? = header["version"],
+        case .string(let zone)? = header["zone"], !zone.isEmpty, zone.utf8.count <= 64,
+        case .string(let deviceText)? = header["device"], let device = DeviceID(deviceText),
+        case .integer(let sequence)? = header["sequence"],
+        case .integer(let count)? = header["count"]
+      else { return .failure(SegmentProblem("its header line is missing or damaged")) }
+      guard version >= 1 else {
+        return .failure(SegmentProblem("it has format version \(version), which does not exist"))
+      }
+      guard version <= Segment.formatVersion else {
+        return .failure(
+          SegmentProblem(
+            "it has format version \(version), newer than this stash reads; update stash "
+              + "on this device"))
+      }
+      guard (1...CloudLimits.sequence).contains(sequence) else {
+        return .failure(SegmentProblem("its sequence number \(sequence) is out of range"))
+      }
+      guard (0...CloudLimits.segmentBytes).contains(count) else {
+        return .failure(SegmentProblem("its version count \(count) is out of range"))
+      }
+      var export: String?
+      switch header["export"] {
+      case nil, .null?: export = nil
+      case .string(let text)? where (1...64).contains(text.utf8.count): export = text
+      default: return .failure(SegmentProblem("its export identifier is damaged"))
+      }
+      var writer = Writer.unknown
+      if case .string(let name)? = header["name"], Segment.isSensibleName(name) {
+        writer.name = name
+      }
+      writer.written = header["written"]?.exactDouble.flatMap {
+        Timestamp(secondsSince1970: $0)
+      }
+      return .success(
+        Header(
+          version: version, zone: zone, device: device, sequence: sequence, count: Int(count),
+          export: export, writer: writer))
+    }
+
+    /// The header of the file whose first bytes are `prefix`, or `nil` when its first line
+    /// is not complete or not a header.
+    static func find(in prefix: [UInt8]) -> Header? {
+      guard let end = prefix.firstIndex(of: 10) else { return nil }
+      return try? parse(prefix[..<end]).get()
+    }
+  }
+
+  /// Reads and classifies a segment file's bytes.
+  ///
+  /// - Parameters:
+  ///   - bytes: The whole file (already checked against ``CloudLimits/segmentBytes``).
+  ///   - schemas: Where records' models are looked up.
+  static func read(_ bytes: [UInt8], schemas: SchemaRegistry) -> SegmentReading {
+    guard !bytes.isEmpty else { return .incomplete("it is still empty") }
+    var lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
+    // The piece after the last newline: empty for a complete file, else a line still arriving.
+    let partialTail = !lines.removeLast().isEmpty
+    guard let first = lines.first else {
+      let start = Array(#"{"segment":"#.utf8)
+      return start.starts(with: bytes.prefix(start.count))
+        ? .incomplete("its first line has not fully arrived")
+        : .damaged("it does not start with a segment header")
+    }
+    let header: Header
+    switch Header.parse(first) {
+    case .success(let parsed): header = parsed
+    case .failure(let problem): return .damaged(problem.reason)
+    }
+    let body = lines.dropFirst()
+    guard body.count + (partialTail ? 1 : 0) <= header.count else {
+      return .damaged("it holds more lines than the \(header.count) versions it announces")
+    }
+    var versions = [MirrorVersion]()
+    versions.reserveCapacity(body.count)
+    for (index, line) in body.enumerated() {
+      guard case .object(let object)? = try? JSONParser.parse(Array(line)) else {
+        return .damaged("line \(index + 2) is not a JSON object")
+      }
+      do {
+        versions.append(
+          try MirrorVersion(json: object, schemas: schemas, format: Int(header.version)))
+      } catch {
+        return .damaged("line \(index + 2): \(error.message)")
       }
     }
+    guard versions.count == header.count, !partialTail else {
+      return .incomplete(
+        "it holds \(versions.count) of its \(header.count) versions so far")
+    }
+    return .complete(
+      Segment(
+        zone: header.zone, device: header.device, sequence: header.sequence,
+        versions: versions, export: header.export, writer: header.writer))
   }
 }
 

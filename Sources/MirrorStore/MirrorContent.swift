@@ -8,6 +8,11 @@ public enum MirrorChange: Hashable, Sendable {
   case addVersion(MirrorVersion, pending: Bool)
   /// The transport exported these versions in a segment.
   case markExported([VersionRef], segment: String)
+  /// The transport is about to publish `segment` with this export identifier in its header:
+  /// recorded first, so that the device recognizes the file as its own even if it crashes
+  /// before ``markExported(_:segment:)``, and tells a copy of itself (a restored backup
+  /// writing as the same device) by identifiers it never recorded.
+  case markExporting(segment: String, export: String)
   /// The transport read (and applied) a segment.
   case markRead(segment: String)
   /// The mirror belongs to this zone (a shared folder's identity) from now on.
@@ -69,6 +74,9 @@ public struct MirrorContent: Sendable {
   public private(set) var readSegments: Set<String> = []
   /// Segments this device exported.
   public private(set) var exportedSegments: [String] = []
+  /// The export identifiers this mirror recorded before publishing a segment, with the
+  /// segment's path: the files in the shared folder that are this device's own.
+  public private(set) var exportIDs: [String: String] = [:]
   /// The zone (shared folder identity) this mirror is bound to.
   public private(set) var zone: String?
   /// The last finished, successful import that read at least one segment.
@@ -92,6 +100,8 @@ public struct MirrorContent: Sendable {
       exportedSegments.append(segment)
     case .markRead(let segment):
       readSegments.insert(segment)
+    case .markExporting(let segment, let export):
+      exportIDs[export] = segment
     case .bindZone(let zone):
       self.zone = zone
     case .recordTransfer(let kind, let time):
@@ -250,9 +260,12 @@ public struct MirrorContent: Sendable {
   }
 
   /// The generation a new version with these parents gets.
+  ///
+  /// It saturates instead of overflowing: a generation read from a file is never trusted to
+  /// leave room for one more.
   public func nextGeneration(after parents: Set<VersionID>, of key: RecordKey) -> Int64 {
     let highest = parents.compactMap { versions[key]?[$0]?.generation }.max() ?? 0
-    return highest.addingReportingOverflow(1).overflow ? highest : highest + 1
+    return highest == .max ? .max : highest + 1
   }
 
   /// The versions waiting to be exported, in a stable order.
@@ -290,6 +303,9 @@ extension MirrorContent: LogContent {
     }
     changes += readSegments.sorted().map { .markRead(segment: $0) }
     changes += exportedSegments.map { .markExported([], segment: $0) }
+    changes += exportIDs.sorted { $0.key < $1.key }.map {
+      .markExporting(segment: $0.value, export: $0.key)
+    }
     if let lastImport { changes.append(.recordTransfer(.import, at: lastImport)) }
     if let lastExport { changes.append(.recordTransfer(.export, at: lastExport)) }
     changes += peers.keys.sorted().map { .notePeer(peers[$0]!) }
@@ -297,6 +313,6 @@ extension MirrorContent: LogContent {
   }
 
   public var liveChangeCount: Int {
-    versionCount + readSegments.count + exportedSegments.count + peers.count + 3
+    versionCount + readSegments.count + exportedSegments.count + exportIDs.count + peers.count + 3
   }
 }

@@ -3,10 +3,6 @@ public import StashModel
 extension MirrorVersion {
   /// The most parents a version read from a file may name.
   public static let maximumParents = 10_000
-  /// The highest generation a version read from a file may carry (2^53: exact as a JSON
-  /// number in any language, and far from overflowing when one is added).
-  public static let maximumGeneration: Int64 = 1 << 53
-
   /// The JSON form, as the mirror store and the transport's segments hold it (format 2).
   ///
   /// `{"id", "hash", "parents": [..sorted ids..], "generation", "author", "authoredAt",
@@ -50,9 +46,6 @@ extension MirrorVersion {
       case .object(let snapshotJSON)? = json["snapshot"]
     else {
       throw ModelError("A version needs hash, parents, generation, author, authoredAt, snapshot")
-    }
-    guard (1...Self.maximumGeneration).contains(generation) else {
-      throw ModelError("Version '\(hash.short)' has generation \(generation), outside 1...2^53")
     }
     guard parentValues.count <= Self.maximumParents else {
       throw ModelError(
@@ -138,6 +131,8 @@ extension MirrorChange {
       ]
     case .markRead(let segment):
       return ["read": .object(["segment": .string(segment)])]
+    case .markExporting(let segment, let export):
+      return ["exporting": .object(["segment": .string(segment), "export": .string(export)])]
     case .bindZone(let zone):
       return ["zone": .object(["id": .string(zone)])]
     case .recordTransfer(let kind, let time):
@@ -182,6 +177,10 @@ extension MirrorChange {
         throw ModelError("A 'read' needs a 'segment'")
       }
       self = .markRead(segment: segment)
+    case "exporting":
+      guard case .string(let segment)? = body["segment"], case .string(let export)? = body["export"]
+      else { throw ModelError("An 'exporting' needs 'segment' and 'export'") }
+      self = .markExporting(segment: segment, export: export)
     case "zone":
       guard case .string(let zone)? = body["id"] else { throw ModelError("A 'zone' needs an 'id'") }
       self = .bindZone(zone)

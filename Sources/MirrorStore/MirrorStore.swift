@@ -117,7 +117,7 @@ public struct MirrorTransaction: Sendable {
     let key = snapshot.key
     let addedHere = parents.compactMap { added[VersionRef(key: key, id: $0)] }.max() ?? 0
     let generation = max(
-      content.nextGeneration(after: parents, of: key), min(addedHere, .max - 1) + 1)
+      content.nextGeneration(after: parents, of: key), addedHere == .max ? .max : addedHere + 1)
     let version = MirrorVersion(
       snapshot: snapshot, parents: parents, generation: generation, author: author,
       authoredAt: time)
@@ -133,6 +133,11 @@ public struct MirrorTransaction: Sendable {
   /// Marks versions as exported in `segment`.
   public mutating func markExported(_ refs: [VersionRef], segment: String) {
     add(.markExported(refs, segment: segment))
+  }
+
+  /// Records the export identifier of a segment about to be published.
+  public mutating func markExporting(segment: String, export: String) {
+    add(.markExporting(segment: segment, export: export))
   }
 
   /// Marks a segment as read.

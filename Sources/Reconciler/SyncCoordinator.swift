@@ -28,7 +28,7 @@ public final class SyncCoordinator: Sendable {
   }
 
   /// What ``flush()`` did.
-  public enum FlushOutcome: Hashable, Sendable {
+  public enum FlushOutcome: Equatable, Sendable {
     /// A pass ran.
     case ran(PassRequest)
     /// Nothing was pending.
@@ -37,8 +37,22 @@ public final class SyncCoordinator: Sendable {
     case gateClosed
     /// The host is in the background: pending work waits for the foreground.
     case inBackground
-    /// The pass threw; the work stays pending for the next flush.
-    case failed(String)
+    /// The pass threw this error; the work stays pending for the next flush.
+    case failed(any Error)
+
+    /// Outcomes are equal when they are the same case with equal values; two failures are
+    /// equal when their errors are of one type and read the same (errors are not `Equatable`).
+    public static func == (lhs: FlushOutcome, rhs: FlushOutcome) -> Bool {
+      switch (lhs, rhs) {
+      case (.ran(let a), .ran(let b)): a == b
+      case (.nothingPending, .nothingPending), (.gateClosed, .gateClosed),
+        (.inBackground, .inBackground):
+        true
+      case (.failed(let a), .failed(let b)):
+        type(of: a) == type(of: b) && String(reflecting: a) == String(reflecting: b)
+      default: false
+      }
+    }
   }
 
   /// The mirror whose imports open the gate.
@@ -152,7 +166,7 @@ public final class SyncCoordinator: Sendable {
         case .keys(let keys): state.pendingKeys.formUnion(keys)
         }
       }
-      return .failed("\(error)")
+      return .failed(error)
     }
   }
 }

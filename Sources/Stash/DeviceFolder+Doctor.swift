@@ -171,6 +171,8 @@ extension DeviceFolder {
     case .available(let store):
       report.mirror = "open"
       examine(store, into: &report, blobs: &blobs)
+      // A copy of this folder syncing as this device (see `stash sync new-identity`).
+      if let problem = device.sharedFolderProblem() { report.add(.damage, "sync", problem) }
     case .unavailable(let reason):
       report.mirror = "unavailable"
       report.add(.damage, "mirror", reason)

@@ -1,3 +1,4 @@
+import CloudFolder
 import JSONLines
 import LocalStore
 public import StashModel
@@ -41,12 +42,15 @@ extension DeviceFolder {
   /// - Throws: ``StashError`` when the file cannot be read or stored.
   public func storePhoto(at path: String) throws(StashError) -> BlobRef {
     let bytes: [UInt8]
+    // Larger photos are refused by other devices (CloudLimits), so they are refused here first.
+    let limit = min(BlobStore.maximumBlobBytes, CloudLimits.photoBytes)
     do throws(InputFile.Problem) {
-      bytes = try InputFile.read(
-        path, fileSystem: fileSystem, maximumBytes: BlobStore.maximumBlobBytes)
+      bytes = try InputFile.read(path, fileSystem: fileSystem, maximumBytes: limit)
     } catch {
       if let size = error.tooLarge {
-        throw .refused(BlobError.tooLarge(path, size: size).description)
+        throw .refused(
+          "The photo '\(path)' is \(size >> 20) MiB, more than the \(limit >> 20) MiB a photo may "
+            + "be, so that every device can receive it; make it smaller")
       }
       throw .refused("Cannot read the photo '\(path)': \(error.reason); give a photo file")
     }

@@ -9,16 +9,26 @@ import Synchronization
 
 /// What one `sync` run did, in plain values (the CLI reads it without the lower modules).
 public struct SyncRunReport: Hashable, Sendable {
-  /// Segments read from the shared folder.
+  /// Segments read whole from the shared folder.
   public var segmentsRead = 0
   /// Versions the mirror did not know before.
   public var versionsImported = 0
-  /// Segments rejected (tampered, truncated, a damaged photo), with the reason.
+  /// What was not applied because it is wrong (a damaged segment or photo, an invalid
+  /// version, a segment of another zone), with the reason.
   public var rejectedSegments: [String] = []
+  /// What is not complete yet (a segment or photo the sync tool is still delivering): read
+  /// again by the next sync.
+  public var waiting: [String] = []
   /// Whether a finished, successful import of this mirror opened the gate in this run.
   public var gateOpened = false
   /// Whether a reconcile pass ran.
   public var passRan = false
+  /// Why the reconcile pass failed, if it did (the import had reached the mirror; the
+  /// inventory was left as it was).
+  public var passFailure: String? { passError?.message }
+  /// The reconcile pass's failure, typed: a damaged store or a busy folder (the CLI exits 4
+  /// or 3 for those, as every command does) or a save that failed.
+  public var passError: StashError?
   /// Records written to the local store from the mirror.
   public var appliedLocally = 0
   /// Versions copied from the local store to the mirror.
@@ -33,8 +43,18 @@ public struct SyncRunReport: Hashable, Sendable {
   public var duplicates = 0
   /// Versions exported.
   public var versionsExported = 0
-  /// The segment written, relative to the shared folder.
-  public var exportedSegment: String?
+  /// The segments written, relative to the shared folder.
+  public var exportedSegments: [String] = []
+  /// The first segment written, if any.
+  public var exportedSegment: String? { exportedSegments.first }
+  /// Why this device exported nothing though it had versions to send: another copy of this
+  /// device folder writes as this device (or a segment it wrote is gone). What to do is in
+  /// the message.
+  public var exportStopped: String?
+  /// Why the export failed, if it did after the import had worked.
+  public var exportFailure: String? { exportError?.message }
+  /// The export's failure, typed (the versions not exported stay pending for the next sync).
+  public var exportError: StashError?
   /// Photos that could not be exported (missing or damaged here).
   public var photosMissing: [String] = []
 
@@ -42,39 +62,28 @@ public struct SyncRunReport: Hashable, Sendable {
   public init() {}
 }
 
-/// Where sync stands on this device.
-public struct SyncStatus: Sendable {
-  /// The entitlement saved in the store (takes effect when the folder is next opened).
-  public var savedEntitlement: Entitlement
-  /// The entitlement this process opened with.
-  public var entitlementInEffect: Entitlement
-  /// The shared folder, if sync was set up.
-  public var cloudFolder: String?
-  /// The mirror's store id, or why there is no mirror.
-  public var mirror: Result<StoreID, StashError>
-  /// The zone the mirror belongs to (after its first import or export).
-  public var zone: String?
-  /// The last finished, successful import: the last run whose gate opened.
-  public var lastImport: Timestamp?
-  /// The last finished, successful export.
-  public var lastExport: Timestamp?
-  /// Versions waiting to be exported.
-  public var pendingExports: Int
-  /// Conflicts waiting for a decision.
-  public var openConflicts: Int
-}
-
 extension DeviceFolder {
   /// Runs sync once, as "the app becomes active with a network": import, reconcile (if the
   /// import opened the gate), export.
   ///
-  /// Each run starts with the gate closed: only this run's finished, successful import of
-  /// this mirror lets the reconciler write.
+  /// The whole run is one critical section: it holds the device folder's lock (reentrant in
+  /// this process, `flock` across processes) from before the import until after the export,
+  /// so a second sync of this folder waits for it (and gives up as busy after the lock's
+  /// timeout), and the two can never pick the same segment number. Each run starts with the
+  /// gate closed: only this run's finished, successful import of this mirror lets the
+  /// reconciler write.
+  ///
+  /// A run that got as far as a successful import returns a report, even when the pass or
+  /// the export then failed or the export was stopped: those are in the report.
   ///
   /// - Returns: What happened.
-  /// - Throws: ``StashError`` when sync is not set up, the mirror is damaged, the shared folder
-  ///   is unreachable or belongs to another account. Nothing is then written to either store.
+  /// - Throws: ``StashError`` when nothing could be done: busy (another process holds the
+  ///   folder), sync not set up, the mirror damaged, the shared folder unreachable, its zone
+  ///   file damaged or of another account. Nothing is then written to either store.
   public func sync() throws(StashError) -> SyncRunReport {
+    let proof: FolderLock.Held
+    do { proof = try lock.acquire() } catch { throw StashError(error) }
+    defer { lock.release(proof) }
     let (mirror, cloud) = try syncParts()
     guard let local else { throw .refused("This device has no inventory yet") }
     let reconciler = Reconciler(local: local, mirror: mirror, clock: clock)
@@ -93,12 +102,17 @@ extension DeviceFolder {
       report.segmentsRead = imported.segmentsRead
       report.versionsImported = imported.versionsImported
       report.rejectedSegments = imported.rejected.map(\.description)
+      report.waiting = imported.waiting.map(\.description)
     } catch {
-      throw StashError(.refused, error.description)
+      throw StashError(error)
     }
     report.gateOpened = coordinator.isGateOpen
-    if case .failed(let reason) = coordinator.flush() {
-      throw StashError(.refused, "The reconcile pass failed (\(reason)); nothing was changed")
+    if case .failed(let error) = coordinator.flush() {
+      let cause = StashError(wrapping: error)
+      report.passError = StashError(
+        cause.category,
+        "The reconcile pass failed (\(cause.message)): what the import brought is in the "
+          + "mirror, but the inventory was not changed; run 'stash sync' again")
     }
     if let pass = passes.last {
       report.passRan = true
@@ -113,65 +127,13 @@ extension DeviceFolder {
       let exported = try cloud.export(
         from: mirror, deviceBlobs: blobs, at: clock(), deviceName: settings.name, post: post)
       report.versionsExported = exported.versions
-      report.exportedSegment = exported.segment
+      report.exportedSegments = exported.segments
       report.photosMissing = exported.blobsMissing
+      report.exportStopped = exported.stopped?.description
     } catch {
-      throw StashError(.refused, error.description)
+      report.exportError = StashError(error)
     }
     return report
-  }
-
-  /// Turns sync on through `cloud` from the next run: records a verified subscription and the
-  /// shared folder.
-  ///
-  /// - Throws: ``StashError`` when the folder does not exist or is not a folder.
-  public func enableSync(cloud: String) throws(StashError) {
-    let path = URL(fileURLWithPath: cloud).standardizedFileURL.path
-    do {
-      _ = try fileSystem.contentsOfDirectory(path)
-    } catch {
-      throw .refused(
-        "The shared folder '\(cloud)' cannot be used (\(error.reason)); create it, or point "
-          + "your sync tool at it, then run this again")
-    }
-    try updateSettings("the sync settings") { settings in
-      settings.entitlement = .yearlySubscription
-      settings.cloudFolder = path
-    }
-  }
-
-  /// Turns sync off from the next run. The mirror file stays, so turning sync on again with
-  /// the same folder carries on where it stopped.
-  public func disableSync() throws(StashError) {
-    try updateSettings("the sync settings") { settings in
-      settings.entitlement = .none
-      settings.cloudFolder = nil
-    }
-  }
-
-  /// Where sync stands.
-  public func syncStatus() -> SyncStatus {
-    let settings = self.settings
-    var status = SyncStatus(
-      savedEntitlement: settings.entitlement, entitlementInEffect: entitlementAtOpen,
-      cloudFolder: settings.cloudFolder, mirror: .failure(.refused("")), zone: nil,
-      lastImport: nil, lastExport: nil, pendingExports: 0,
-      openConflicts: conflicts().count)
-    switch mirror {
-    case .available(let store):
-      let content = store.content
-      status.mirror = .success(store.storeID)
-      status.zone = content.zone
-      status.lastImport = content.lastImport
-      status.lastExport = content.lastExport
-      status.pendingExports = content.pending.count
-    case .notEntitled(let entitlement):
-      status.mirror = .failure(
-        .refused("No mirror: the entitlement in effect ('\(entitlement.rawValue)') does not sync"))
-    case .unavailable(let reason):
-      status.mirror = .failure(StashError(.damaged, reason))
-    }
-    return status
   }
 
   /// Resolves a conflict with a person's choice (see ``Reconciler/resolve(_:choice:)``).
@@ -202,22 +164,19 @@ extension DeviceFolder {
       throw StashError(wrapping: error)
     }
   }
+}
 
-  /// The mirror and the shared folder, or why sync cannot run.
-  private func syncParts() throws(StashError) -> (MirrorStore, CloudFolder) {
-    switch mirror {
-    case .notEntitled:
-      if settings.entitlement.opensMirror {
-        throw .refused("Sync was turned on after this run started; it works from the next run")
-      }
-      throw .refused("Sync is off on this device; 'stash sync enable --cloud DIR' turns it on")
-    case .unavailable(let reason):
-      throw StashError(.damaged, reason)
-    case .available(let store):
-      guard let folder = settings.cloudFolder else {
-        throw .refused("No shared folder is set; 'stash sync enable --cloud DIR' sets one")
-      }
-      return (store, CloudFolder(root: folder, fileSystem: fileSystem))
+extension StashError {
+  /// The failure for a shared folder that could not be used: damaged (exit 4) for a zone file
+  /// or mirror that cannot be read, busy (exit 3) for a held mirror, refused (exit 1) else.
+  init(_ error: CloudError) {
+    switch error {
+    case .damagedZone: self.init(.damaged, error.description)
+    case .mirror(let store):
+      let log = StashError(store.logError)
+      self.init(log.category, "The mirror could not be saved: \(log.message)")
+    case .unreachable, .noZone, .zoneIncomplete, .newerZone, .otherZone, .io:
+      self.init(.refused, error.description)
     }
   }
 }

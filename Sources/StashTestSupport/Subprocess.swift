@@ -44,7 +44,25 @@ public final class Subprocess {
       for pointer in envp { free(pointer) }
     }
     var child: pid_t = 0
-    let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
+    // The child starts with no signal blocked and every signal's default action. Otherwise it
+    // inherits the spawning thread's mask, and test-runner threads block nearly every signal
+    // (SIGCHLD among them): a shell child then never reaps its own children, so its `wait`
+    // hangs, and `timeout`'s SIGTERM never arrives.
+    #if canImport(Darwin)
+      var attributes: posix_spawnattr_t?
+    #else
+      var attributes = posix_spawnattr_t()
+    #endif
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
     guard status == 0 else {
       throw NSError(
         domain: NSPOSIXErrorDomain, code: Int(status),

@@ -117,7 +117,10 @@ extension Workload {
         guard (try? folder.item(name)) != nil else { return .skipped }
         try folder.deleteItem(name)
       case .sync:
-        _ = try folder.sync()
+        // A failed pass or export is reported, not thrown (the import is in the mirror): it is
+        // this step's failure all the same.
+        let report = try folder.sync()
+        if let failure = report.passError ?? report.exportError { throw failure }
       case .resolve:
         guard let conflict = folder.conflicts().first else { return .skipped }
         try folder.resolveConflict(conflict.id.rawValue, keep: .local)

@@ -34,6 +34,7 @@ enum CommandRegistry {
     ConflictsCommand.self, ConflictsShowCommand.self, ConflictsResolveCommand.self,
     DoctorCommand.self, ExportCommand.self, ImportCommand.self,
     SyncCommand.self, SyncEnableCommand.self, SyncDisableCommand.self, SyncStatusCommand.self,
+    SyncNewIdentityCommand.self,
   ]
 
   /// The handler for a subcommand path, or `nil` when that command is not implemented yet.

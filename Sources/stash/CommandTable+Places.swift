@@ -97,9 +97,18 @@ extension CommandTable {
     discussion: """
       Imports what other devices exported to the shared folder, reconciles it with this \
       device's inventory, and exports this device's changes. Each run starts with its gate \
-      closed: nothing is copied until this run's import has finished successfully.
+      closed: nothing is copied until this run's import has finished successfully. A file \
+      the sync tool is still delivering is waiting (read again next time), a wrong one is \
+      rejected; neither is ever applied.
+
+      Exit status: 0 when the run got as far as its import; whatever could not be done then \
+      (waiting or rejected files, a failed pass, a stopped export) is in the output. \
+      Non-zero only when nothing could be done: 1 sync is off or the shared folder cannot be \
+      used (unreachable, another account's, a zone file still arriving or newer than this \
+      stash), 3 busy (another stash holds this device folder), 4 damaged (this device's \
+      mirror, or the shared folder's zone.json).
       """,
-    subcommands: [syncEnable, syncDisable, syncStatus],
+    subcommands: [syncEnable, syncDisable, syncStatus, syncNewIdentity],
     examples: ["stash sync", "stash sync --json", "stash sync status"])
 
   static let syncEnable = CommandSpec(
@@ -121,6 +130,18 @@ extension CommandTable {
     "disable",
     abstract: "Turn off sync; local data is kept",
     examples: ["stash sync disable"])
+
+  static let syncNewIdentity = CommandSpec(
+    "new-identity",
+    abstract: "Give this device folder its own device id, keeping all its data",
+    discussion: """
+      For a device folder restored from a backup (or copied) onto a second machine: until \
+      then both copies sync as one device, and 'stash sync' stops exporting and says so. \
+      Run this on the copy that says so (on each, if both do). Both stores keep everything; \
+      the next sync exports what this copy wrote again under the new id (duplicates are \
+      harmless) and reads the old id's segments again, so both copies sync without loss.
+      """,
+    examples: ["stash sync new-identity"])
 
   static let syncStatus = CommandSpec(
     "status",

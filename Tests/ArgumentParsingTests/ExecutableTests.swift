@@ -112,6 +112,6 @@ import Testing
         pending.append(path + [String(name)])
       }
     }
-    #expect(seen == 29)  // stash, 16 commands, 4 location, 3 reminder, 3 sync, 2 conflicts
+    #expect(seen == 30)  // stash, 16 commands, 4 location, 3 reminder, 4 sync, 2 conflicts
   }
 }

@@ -28,11 +28,14 @@ import Testing
       let reference = try ReferenceRun(
         Workload(seed: seed, rounds: 0), in: folder.appendingPathComponent("template"))
       #expect(reference.outcomes.allSatisfy { $0 == .saved }, "\(reference.outcomes)")
-      // The workload compacts both stores and publishes segments and photos.
+      // The workload compacts both stores and stores photos (renames), and publishes segments
+      // and shared photos (links: nothing in the shared folder is ever replaced).
       let renames = reference.calls.filter { $0.operation == .rename }.map(\.path)
-      for kind in [".store.tmp -> ", "/.tmp-", ".jsonl.tmp -> "] {
+      for kind in [".store.tmp -> ", "/.tmp-"] {
         #expect(renames.contains { $0.contains(kind) }, "no '\(kind)' in \(renames)")
       }
+      let links = reference.calls.filter { $0.operation == .link }.map(\.path)
+      #expect(links.contains { $0.contains(".jsonl.") && $0.hasSuffix(".jsonl") }, "\(links)")
       #expect(renames.contains { $0.hasSuffix(LocalStore.fileName) })
       #expect(renames.contains { $0.hasSuffix(MirrorStore.fileName) })
       let total = reference.ends.last!

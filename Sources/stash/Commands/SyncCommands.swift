@@ -23,6 +23,11 @@ enum SyncCommand: StashHandler {
     } else {
       session.output.lines(lines(report))
     }
+    // A pass stopped by a damaged store or a busy folder says so the way every command does.
+    if let failure = report.passError, failure.category != .refused {
+      Failure.printError(failure.message)
+      return failure.category == .damaged ? ExitStatus.damaged : ExitStatus.busy
+    }
     return ExitStatus.done
   }
 
@@ -31,8 +36,11 @@ enum SyncCommand: StashHandler {
       "Imported \(Format.count(report.versionsImported, "version")) from "
         + Format.count(report.segmentsRead, "segment")
     ]
-    for rejected in report.rejectedSegments { lines.append("Rejected segment \(rejected)") }
-    if report.passRan {
+    for waiting in report.waiting { lines.append("Waiting for \(waiting)") }
+    for rejected in report.rejectedSegments { lines.append("Rejected \(rejected)") }
+    if let failure = report.passFailure {
+      lines.append(failure)
+    } else if report.passRan {
       lines.append(
         "Applied \(Format.count(report.appliedLocally, "change")) here; copied "
           + "\(Format.count(report.copiedToMirror, "change")) to the mirror")
@@ -56,7 +64,10 @@ enum SyncCommand: StashHandler {
     }
     lines.append(
       "Exported \(Format.count(report.versionsExported, "version"))"
-        + (report.exportedSegment.map { " in \($0)" } ?? ""))
+        + (report.exportedSegments.isEmpty
+          ? "" : " in " + report.exportedSegments.joined(separator: ", ")))
+    if let stopped = report.exportStopped { lines.append("Export stopped: \(stopped)") }
+    if let failure = report.exportFailure { lines.append("Export failed: \(failure)") }
     for photo in report.photosMissing {
       lines.append("Photo '\(photo.prefix(12))' is missing here; other devices wait for it")
     }
@@ -64,12 +75,15 @@ enum SyncCommand: StashHandler {
   }
 
   static func json(_ report: SyncRunReport) -> JSONObject {
-    [
+    func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+    return [
       "imported": .integer(Int64(report.versionsImported)),
       "segmentsRead": .integer(Int64(report.segmentsRead)),
       "rejectedSegments": .array(report.rejectedSegments.map { .string($0) }),
+      "waiting": .array(report.waiting.map { .string($0) }),
       "gateOpened": .bool(report.gateOpened),
       "reconciled": .bool(report.passRan),
+      "passFailure": text(report.passFailure),
       "appliedLocally": .integer(Int64(report.appliedLocally)),
       "copiedToMirror": .integer(Int64(report.copiedToMirror)),
       "newConflicts": .array(report.newConflicts.map { .string($0.rawValue) }),
@@ -77,7 +91,10 @@ enum SyncCommand: StashHandler {
       "merged": .integer(Int64(report.merged)),
       "duplicates": .integer(Int64(report.duplicates)),
       "exported": .integer(Int64(report.versionsExported)),
-      "segment": report.exportedSegment.map { .string($0) } ?? .null,
+      "segment": text(report.exportedSegment),
+      "segments": .array(report.exportedSegments.map { .string($0) }),
+      "exportStopped": text(report.exportStopped),
+      "exportFailure": text(report.exportFailure),
       "photosMissing": .array(report.photosMissing.map { .string($0) }),
     ]
   }
@@ -143,6 +160,15 @@ enum SyncStatusCommand: StashHandler {
     lines.append("Last import: \(status.lastImport.map(Format.time) ?? "never")")
     lines.append("Last export: \(status.lastExport.map(Format.time) ?? "never")")
     lines.append("Waiting to export: \(Format.count(status.pendingExports, "version"))")
+    if let problem = status.folderProblem { lines.append("Shared folder problem: \(problem)") }
+    if case .success = status.mirror, status.cloudFolder != nil, status.waiting.isEmpty,
+      status.folderProblem == nil
+    {
+      lines.append("Waiting to import: nothing")
+    }
+    for waiting in status.waiting { lines.append("Waiting to import: \(waiting)") }
+    for rejected in status.rejected { lines.append("Would be rejected: \(rejected)") }
+    if let stopped = status.exportStopped { lines.append("Export stopped: \(stopped)") }
     lines.append("Open conflicts: \(status.openConflicts)")
     session.output.lines(lines)
     return ExitStatus.done
@@ -166,6 +192,10 @@ enum SyncStatusCommand: StashHandler {
       "lastImport": status.lastImport.map { .double($0.secondsSince1970) } ?? .null,
       "lastExport": status.lastExport.map { .double($0.secondsSince1970) } ?? .null,
       "pendingExports": .integer(Int64(status.pendingExports)),
+      "waiting": .array(status.waiting.map { .string($0) }),
+      "rejected": .array(status.rejected.map { .string($0) }),
+      "exportStopped": status.exportStopped.map { .string($0) } ?? .null,
+      "folderProblem": status.folderProblem.map { .string($0) } ?? .null,
       "openConflicts": .integer(Int64(status.openConflicts)),
     ]
   }

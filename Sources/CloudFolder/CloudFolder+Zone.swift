@@ -1,0 +1,75 @@
+import JSONLines
+import StashModel
+
+extension CloudFolder {
+  /// The newest `zone.json` format this code reads and writes.
+  static let zoneFormatVersion: Int64 = 1
+
+  /// The zone identifier, creating `zone.json` if the folder has none and `create` allows.
+  ///
+  /// Creation never replaces a `zone.json` another device published meanwhile: the file is
+  /// published with a step that fails when the name is taken, and then the one that is there
+  /// wins for every device.
+  ///
+  /// - Throws: ``CloudError`` when the folder is unreachable, the zone file cannot be used,
+  ///   or it is missing and may not be created.
+  func zone(creatingIfMissing create: Bool) throws(CloudError) -> String {
+    try checkReachable()
+    if let existing = try readZone() { return existing }
+    guard create else { throw .noZone(root) }
+    let object: JSONObject = [
+      "format": .string("stash.zone"), "version": .integer(Self.zoneFormatVersion),
+      "zone": .string(RecordID.make().rawValue),
+    ]
+    do {
+      // Published here, or by another device first: either way the file there is the zone.
+      _ = try files.publish(
+        JSONWriter.bytes(.object(object)) + [10], as: "zone.json",
+        unique: RecordID.make().rawValue)
+    } catch {
+      throw .io(error)
+    }
+    guard let written = try readZone() else { throw .noZone(root) }
+    return written
+  }
+
+  /// Reads `zone.json` as untrusted input; `nil` when there is none.
+  private func readZone() throws(CloudError) -> String? {
+    let read: SharedFiles.Read
+    do {
+      read = try files.read("zone.json", limit: CloudLimits.zoneFileBytes)
+    } catch {
+      throw .io(error)
+    }
+    let bytes: [UInt8]
+    switch read {
+    case .missing:
+      return nil
+    case .notRegular(_, let kind):
+      throw .damagedZone(zonePath, problem: "it is a \(kind.noun), not a regular file")
+    case .tooLarge(let size):
+      throw .damagedZone(
+        zonePath,
+        problem: "it is \(size) bytes, more than the \(CloudLimits.zoneFileBytes >> 10) KiB a "
+          + "zone file may have")
+    case .bytes(let found):
+      bytes = found
+    }
+    guard case .object(let object)? = try? JSONParser.parse(bytes) else {
+      // Written in one piece with a final newline: without one it is still arriving.
+      if bytes.last != 10 { throw .zoneIncomplete(zonePath) }
+      throw .damagedZone(zonePath, problem: "it is not a JSON object")
+    }
+    guard object["format"] == .string("stash.zone") else {
+      throw .damagedZone(zonePath, problem: "it is not a stash zone file")
+    }
+    guard case .integer(let version)? = object["version"], version >= 1 else {
+      throw .damagedZone(zonePath, problem: "its format version is missing or damaged")
+    }
+    guard version <= Self.zoneFormatVersion else { throw .newerZone(zonePath, version: version) }
+    guard case .string(let zone)? = object["zone"], RecordID(zone) != nil else {
+      throw .damagedZone(zonePath, problem: "its zone identifier is missing or damaged")
+    }
+    return zone
+  }
+}

@@ -1,0 +1,103 @@
+import JSONLines
+import LocalStore
+import MirrorStore
+public import StashModel
+
+/// What `stash sync new-identity` did.
+public struct NewIdentityReport: Hashable, Sendable {
+  /// The device id this folder synced as until now.
+  public let previous: DeviceID
+  /// Its own device id from now on.
+  public let current: DeviceID
+  /// Versions the next sync exports under the new id.
+  public let versionsToExport: Int
+}
+
+extension DeviceFolder {
+  /// Gives this device folder a device identity of its own, keeping all its data: the cure for
+  /// a folder restored from a backup (or copied) onto a second machine, which syncs as the
+  /// same device as the original until then.
+  ///
+  /// Both stores are rewritten (as a compaction would: a new file, synchronized, renamed over
+  /// the old one) with the new device id in their headers. In the mirror, every version the
+  /// old id wrote is marked for export again, because the other copy may not have the ones
+  /// this copy wrote (duplicates are harmless: importing a version twice changes nothing), and
+  /// the segments under the old id are to be read again, because a sync tool may have put the
+  /// other copy's files under names this copy wrote. Conflicts, checkpoints and the zone stay.
+  ///
+  /// The mirror is rewritten first. If the second rewrite does not happen (a crash), `sync`
+  /// refuses to run until this is run again, which finishes with the same new id.
+  ///
+  /// - Returns: The old and new ids.
+  /// - Throws: ``StashError`` when sync is not set up here (a new identity only matters to
+  ///   sync), the folder is busy, or a store cannot be rewritten.
+  public func takeNewIdentity() throws(StashError) -> NewIdentityReport {
+    let proof: FolderLock.Held
+    do { proof = try lock.acquire() } catch { throw StashError(error) }
+    defer { lock.release(proof) }
+    let local = try writableStore()
+    guard let mirror = mirror.store else {
+      if case .unavailable(let reason) = mirror { throw StashError(.damaged, reason) }
+      throw .refused(
+        "Sync is off on this device, so its identity matters to no other device; "
+          + "'stash sync enable --cloud DIR' turns sync on")
+    }
+    do {
+      try local.refresh()
+      try mirror.refresh()
+    } catch {
+      throw StashError(wrapping: error)
+    }
+    let previous = local.deviceID
+    let finishing = mirror.content.deviceID != previous
+    let current = finishing ? mirror.content.deviceID : DeviceID(newIdentifier().rawValue)!
+    if !finishing {
+      try rewrite(mirror.file, as: current, changes: Self.reKeyed(mirror.content))
+    }
+    try rewrite(local.file, as: current, changes: local.content.changesForCompaction)
+    return NewIdentityReport(
+      previous: previous, current: current, versionsToExport: mirror.content.pending.count)
+  }
+
+  /// The mirror's live state with every version of `content`'s device pending again and its
+  /// segments to be read again.
+  private static func reKeyed(_ content: MirrorContent) -> [MirrorChange] {
+    let old = content.deviceID
+    let ownSegments = "devices/\(old.rawValue)/"
+    return content.changesForCompaction.compactMap { change in
+      switch change {
+      case .addVersion(let version, let pending):
+        return .addVersion(version, pending: pending || version.author == old)
+      case .markRead(let segment) where segment.hasPrefix(ownSegments):
+        return nil
+      default:
+        return change
+      }
+    }
+  }
+
+  /// Replaces a store file with one holding `changes` under a header naming `device`, the way
+  /// compaction replaces it (other processes notice the new file and read it again).
+  private func rewrite<Content: LogContent>(
+    _ store: LogStore<Content>, as device: DeviceID, changes: [Content.Change]
+  ) throws(StashError) {
+    var header = store.header
+    header.deviceID = device
+    header.version = Content.version
+    let temporary = store.path + ".new-identity"
+    do {
+      try fileSystem.removeFile(temporary)
+      let log = try Log.create(at: temporary, header: header, fileSystem: fileSystem)
+      if !changes.isEmpty { try log.append(changes.map(Content.operation(for:))) }
+      try fileSystem.rename(temporary, to: store.path)
+      try fileSystem.synchronizeDirectory(home)
+      try store.refresh()
+    } catch {
+      try? fileSystem.removeFile(temporary)
+      throw StashError(
+        .refused,
+        "Could not give '\(store.path)' the new identity (\(StashError(wrapping: error).message));"
+          + " nothing was lost, run 'stash sync new-identity' again")
+    }
+  }
+}

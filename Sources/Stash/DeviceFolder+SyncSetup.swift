@@ -1,0 +1,163 @@
+import CloudFolder
+import JSONLines
+import LocalStore
+import MirrorStore
+public import StashModel
+
+/// Where sync stands on this device.
+public struct SyncStatus: Sendable {
+  /// The entitlement saved in the store (takes effect when the folder is next opened).
+  public var savedEntitlement: Entitlement
+  /// The entitlement this process opened with.
+  public var entitlementInEffect: Entitlement
+  /// The shared folder, if sync was set up.
+  public var cloudFolder: String?
+  /// The mirror's store id, or why there is no mirror.
+  public var mirror: Result<StoreID, StashError>
+  /// The zone the mirror belongs to (after its first import or export).
+  public var zone: String?
+  /// The last finished, successful import: the last run whose gate opened.
+  public var lastImport: Timestamp?
+  /// The last finished, successful export.
+  public var lastExport: Timestamp?
+  /// Versions waiting to be exported.
+  public var pendingExports: Int
+  /// Conflicts waiting for a decision.
+  public var openConflicts: Int
+  /// What in the shared folder is not complete yet (the next sync reads it again).
+  public var waiting: [String] = []
+  /// What the next sync would reject.
+  public var rejected: [String] = []
+  /// Why the next sync would not export, and what to do about it.
+  public var exportStopped: String?
+  /// Why the shared folder cannot be looked at now (unreachable, another account's).
+  public var folderProblem: String?
+}
+
+extension DeviceFolder {
+  /// Turns sync on through `cloud` from the next run: records a verified subscription and the
+  /// shared folder.
+  ///
+  /// The folder must exist, and must not overlap this device folder: neither be it, nor lie
+  /// inside it, nor contain it (which would send the private stores to other machines).
+  /// Paths are compared resolved, through links and `..`.
+  ///
+  /// - Throws: ``StashError`` when the folder does not exist, is not a folder, or overlaps.
+  public func enableSync(cloud: String) throws(StashError) {
+    let path = Paths.absolute(cloud)
+    if let overlap = overlap(ofSharedFolder: cloud) { throw .refused(overlap) }
+    do {
+      _ = try fileSystem.contentsOfDirectory(path)
+    } catch {
+      throw .refused(
+        "The shared folder '\(cloud)' cannot be used (\(error.reason)); create it, or point "
+          + "your sync tool at it, then run this again")
+    }
+    try updateSettings("the sync settings") { settings in
+      settings.entitlement = .yearlySubscription
+      settings.cloudFolder = path
+    }
+  }
+
+  /// Why `cloud` cannot be this device's shared folder because it overlaps the device folder.
+  func overlap(ofSharedFolder cloud: String) -> String? {
+    let shared = Paths.resolved(cloud)
+    let device = Paths.resolved(home)
+    if shared == device {
+      return "The shared folder '\(cloud)' is this device folder; choose a folder outside "
+        + "'\(home)' that your sync tool shares"
+    }
+    if Paths.isSameOrInside(shared, device) {
+      return "The shared folder '\(cloud)' is inside the device folder '\(home)'; choose a "
+        + "folder outside it that your sync tool shares"
+    }
+    if Paths.isSameOrInside(device, shared) {
+      return "The shared folder '\(cloud)' contains the device folder '\(home)': syncing it "
+        + "would send this device's private stores to other machines; choose a folder that "
+        + "does not contain it"
+    }
+    return nil
+  }
+
+  /// Turns sync off from the next run. The mirror file stays, so turning sync on again with
+  /// the same folder carries on where it stopped.
+  public func disableSync() throws(StashError) {
+    try updateSettings("the sync settings") { settings in
+      settings.entitlement = .none
+      settings.cloudFolder = nil
+    }
+  }
+
+  /// Where sync stands, including what waits in the shared folder and whether this device
+  /// would export (the folder is read, nothing is written).
+  public func syncStatus() -> SyncStatus {
+    let settings = self.settings
+    var status = SyncStatus(
+      savedEntitlement: settings.entitlement, entitlementInEffect: entitlementAtOpen,
+      cloudFolder: settings.cloudFolder, mirror: .failure(.refused("")), zone: nil,
+      lastImport: nil, lastExport: nil, pendingExports: 0,
+      openConflicts: conflicts().count)
+    switch mirror {
+    case .available(let store):
+      let content = store.content
+      status.mirror = .success(store.storeID)
+      status.zone = content.zone
+      status.lastImport = content.lastImport
+      status.lastExport = content.lastExport
+      status.pendingExports = content.pending.count
+      if let folder = settings.cloudFolder {
+        do throws(CloudError) {
+          let survey = try CloudFolder(root: folder, fileSystem: fileSystem).survey(
+            store, deviceBlobs: blobs)
+          status.waiting = survey.waiting.map(\.description)
+          status.rejected = survey.rejected.map(\.description)
+          status.exportStopped = survey.ownFolder?.description
+        } catch {
+          status.folderProblem = error.description
+        }
+      }
+    case .notEntitled(let entitlement):
+      status.mirror = .failure(
+        .refused("No mirror: the entitlement in effect ('\(entitlement.rawValue)') does not sync"))
+    case .unavailable(let reason):
+      status.mirror = .failure(StashError(.damaged, reason))
+    }
+    return status
+  }
+
+  /// Why this device would not export (another copy of this device folder writes as this
+  /// device in the shared folder, or a segment it wrote is gone), for `doctor`; `nil` when all
+  /// is well or sync is not set up.
+  public func sharedFolderProblem() -> String? {
+    guard let store = mirror.store, let folder = settings.cloudFolder else { return nil }
+    return CloudFolder(root: folder, fileSystem: fileSystem).ownFolderProblem(of: store)?
+      .description
+  }
+
+  /// The mirror and the shared folder, or why sync cannot run.
+  func syncParts() throws(StashError) -> (MirrorStore, CloudFolder) {
+    switch mirror {
+    case .notEntitled:
+      if settings.entitlement.opensMirror {
+        throw .refused("Sync was turned on after this run started; it works from the next run")
+      }
+      throw .refused("Sync is off on this device; 'stash sync enable --cloud DIR' turns it on")
+    case .unavailable(let reason):
+      throw StashError(.damaged, reason)
+    case .available(let store):
+      guard let folder = settings.cloudFolder else {
+        throw .refused("No shared folder is set; 'stash sync enable --cloud DIR' sets one")
+      }
+      if let overlap = overlap(ofSharedFolder: folder) {
+        throw .refused(
+          overlap + "; nothing was exchanged, 'stash sync enable --cloud' sets another")
+      }
+      if let local, local.deviceID != store.content.deviceID {
+        throw .refused(
+          "An earlier 'stash sync new-identity' did not finish (the inventory and the mirror "
+            + "name different devices); run 'stash sync new-identity' again")
+      }
+      return (store, CloudFolder(root: folder, fileSystem: fileSystem))
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Stash
+import StashModel
+import StashTestSupport
+import Testing
+
+/// A device folder restored from a backup onto a second machine writes as the same device.
+/// The copy that notices stops exporting, says so everywhere, and `stash sync new-identity`
+/// gives it its own identity; after that both copies sync without loss.
+@Suite struct CloneTests {
+  private func names(_ cli: CLI) throws -> Set<String> {
+    Set(try cli.run(["list", "--json"]).json().elements.compactMap { $0["fields"]?["name"]?.text })
+  }
+
+  private func sync(_ cli: CLI) throws -> JSONValue {
+    let run = try cli.run(["sync", "--json"])
+    #expect(run.status == 0, "\(run)")
+    return try run.json()
+  }
+
+  /// Device A with an item, synced; C a copy of A's folder (the restored backup); B another
+  /// device of the zone.
+  private func devices(_ cli: CLI, cloud: URL, cloneCloud: URL? = nil) throws -> (
+    a: CLI, b: CLI, clone: CLI
+  ) {
+    var a = cli
+    a.home = cli.folder.appendingPathComponent("device-a")
+    var b = cli
+    b.home = cli.folder.appendingPathComponent("device-b")
+    var clone = cli
+    clone.home = cli.folder.appendingPathComponent("restored-copy")
+    try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+    try a.run(["sync", "enable", "--cloud", cloud.path])
+    try a.run(["add", "Soap", "--quantity", "10"])
+    _ = try sync(a)
+    try b.run(["sync", "enable", "--cloud", cloud.path])
+    _ = try sync(b)
+    try FileManager.default.copyItem(at: a.home, to: clone.home)
+    if let cloneCloud {
+      try FileManager.default.copyItem(at: cloud, to: cloneCloud)
+      try clone.run(["sync", "enable", "--cloud", cloneCloud.path])
+    }
+    return (a, b, clone)
+  }
+
+  @Test func aRestoredCopyStopsExportingSaysSoAndANewIdentityLosesNothing() throws {
+    try withCLI { cli in
+      let cloud = cli.folder.appendingPathComponent("cloud")
+      let (a, b, clone) = try devices(cli, cloud: cloud)
+      try a.run(["add", "From A"])
+      _ = try sync(a)
+      try clone.run(["add", "From the copy"])
+      let noticed = try sync(clone)
+      #expect(noticed["exported"]?.integer == 0, "\(noticed)")
+      let stopped = try #require(noticed["exportStopped"]?.text, "\(noticed)")
+      #expect(stopped.contains("stash sync new-identity"), "\(stopped)")
+      #expect(try names(clone).contains("From A"), "the copy still imports")
+      let stoppedStores = clone.storeBytes()
+      _ = try sync(clone)
+      #expect(clone.storeBytes() == stoppedStores, "syncing again while stopped changes nothing")
+      let text = try clone.run(["sync"])
+      #expect(text.standardOutput.contains("new-identity"), "\(text)")
+      let status = try clone.run(["sync", "status", "--json"]).json()
+      #expect(status["exportStopped"]?.text?.contains("new-identity") == true, "\(status)")
+      let doctor = try clone.run(["doctor", "--json"])
+      let findings = try doctor.json()["findings"]?.elements ?? []
+      #expect(findings.contains { $0["message"]?.text?.contains("new-identity") == true })
+
+      let renamed = try clone.run(["sync", "new-identity"])
+      #expect(renamed.status == 0, "\(renamed)")
+      let oldID = try a.device(create: false).deviceID
+      let newID = try clone.device(create: false).deviceID
+      #expect(newID != nil && newID != oldID)
+      #expect(try sync(clone)["exported"]?.integer ?? 0 > 0)
+      for device in [a, b, clone, a, b] { _ = try sync(device) }
+      let everything: Set = ["Soap", "From A", "From the copy"]
+      for device in [a, b, clone] {
+        #expect(try names(device) == everything)
+        #expect(try device.run(["conflicts", "--json"]).json().elements.isEmpty)
+      }
+      // From now on each copy exports as itself.
+      try a.run(["add", "Later on A"])
+      try clone.run(["add", "Later on the copy"])
+      for device in [a, clone, b, a, clone] {
+        let report = try sync(device)
+        #expect(report["exportStopped"] == .null, "\(report)")
+      }
+      for device in [a, b, clone] {
+        #expect(try names(device) == everything.union(["Later on A", "Later on the copy"]))
+      }
+    }
+  }
+
+  /// Two machines, each with its own replica of the shared folder that a sync tool keeps in
+  /// step: both copies write segment 2 under the same device id, and the tool keeps one under
+  /// the name and the other as a conflict copy.
+  @Test func copiesWhoseSegmentsCollideBothNoticeAndLoseNothing() throws {
+    try withCLI { cli in
+      let cloud = cli.folder.appendingPathComponent("cloud")
+      let replica = cli.folder.appendingPathComponent("cloud-on-the-second-machine")
+      let (a, b, clone) = try devices(cli, cloud: cloud, cloneCloud: replica)
+      try a.run(["add", "From A"])
+      try clone.run(["add", "From the copy"])
+      _ = try sync(a)
+      _ = try sync(clone)
+      try exchange(cloud, replica)
+      for copy in [a, clone] {
+        let report = try sync(copy)
+        #expect(report["exportStopped"]?.text?.contains("new-identity") == true, "\(report)")
+        #expect(try copy.run(["sync", "new-identity"]).status == 0)
+      }
+      for _ in 0..<2 {
+        for device in [a, clone] { _ = try sync(device) }
+        try exchange(cloud, replica)
+        _ = try sync(b)
+      }
+      let everything: Set = ["Soap", "From A", "From the copy"]
+      for device in [a, b, clone] { #expect(try names(device) == everything) }
+    }
+  }
+
+  /// What a sync tool does between two replicas: copies what is missing on either side, and
+  /// where both have one name with different bytes, keeps `other`'s bytes under the name and
+  /// `one`'s as a conflict copy, on both sides.
+  private func exchange(_ one: URL, _ other: URL) throws {
+    let left = try files(one)
+    let right = try files(other)
+    for (path, bytes) in right where left[path] == nil { try put(bytes, one, path) }
+    for (path, bytes) in left where right[path] == nil { try put(bytes, other, path) }
+    for (path, mine) in left {
+      guard let theirs = right[path], theirs != mine else { continue }
+      let copy = (path as NSString).deletingPathExtension + ".sync-conflict-20261201.jsonl"
+      try put(mine, one, copy)
+      try put(mine, other, copy)
+      try put(theirs, one, path)
+    }
+  }
+
+  private func files(_ root: URL) throws -> [String: Data] {
+    let manager = FileManager.default
+    var found = [String: Data]()
+    for case let path as String in manager.enumerator(atPath: root.path) ?? .init() {
+      var isFolder: ObjCBool = false
+      let full = root.appendingPathComponent(path).path
+      guard manager.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue,
+        !(path as NSString).lastPathComponent.hasPrefix(".")
+      else { continue }
+      found[path] = try Data(contentsOf: URL(fileURLWithPath: full))
+    }
+    return found
+  }
+
+  private func put(_ bytes: Data, _ root: URL, _ path: String) throws {
+    let url = root.appendingPathComponent(path)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try bytes.write(to: url)
+  }
+}
