@@ -118,8 +118,14 @@ extension CloudFolder {
     _ content: MirrorContent, zone: String, photos: inout PhotoCheck
   ) throws(CloudError) -> ImportPlan {
     var plan = ImportPlan(merge: MergeSet(content: content))
-    let foreign = try surveyOwnFolder(content).foreign
-    for path in try unreadSegments(content, report: &plan.report, alsoReading: foreign) {
+    // Segments under this device's own id that it did not write come from a copy of this
+    // device folder (a restored backup). They are not read until this folder has an identity
+    // of its own ('stash sync new-identity'): the copy's stock moves are tallied under the
+    // same device id as this one's, and merging the two would keep only the larger tally,
+    // losing moves. After the new identity they are another device's, and read.
+    let foreign = Set(try surveyOwnFolder(content).foreign)
+    for path in try unreadSegments(content, report: &plan.report, alsoReading: [])
+    where !foreign.contains(path) {
       guard let segment = try segment(at: path, content: content, report: &plan.report) else {
         continue
       }

@@ -20,10 +20,12 @@ extension DeviceFolder {
   ///
   /// Both stores are rewritten (as a compaction would: a new file, synchronized, renamed over
   /// the old one) with the new device id in their headers. In the mirror, every version the
-  /// old id wrote is marked for export again, because the other copy may not have the ones
+  /// old id exported is marked for export again, because the other copy may not have the ones
   /// this copy wrote (duplicates are harmless: importing a version twice changes nothing), and
   /// the segments under the old id are to be read again, because a sync tool may have put the
-  /// other copy's files under names this copy wrote. Conflicts, checkpoints and the zone stay.
+  /// other copy's files under names this copy wrote. This copy's stock moves that it never
+  /// exported move to the new id, so that both copies' moves add up (``IdentityChange``).
+  /// Conflicts and the zone stay.
   ///
   /// The mirror is rewritten first. If the second rewrite does not happen (a crash), `sync`
   /// refuses to run until this is run again, which finishes with the same new id.
@@ -51,22 +53,28 @@ extension DeviceFolder {
     let previous = local.deviceID
     let finishing = mirror.content.deviceID != previous
     let current = finishing ? mirror.content.deviceID : DeviceID(newIdentifier().rawValue)!
+    let change = IdentityChange(
+      mirror: mirror.content, old: previous, new: current, droppingPending: !finishing)
     if !finishing {
-      try rewrite(mirror.file, as: current, changes: Self.reKeyed(mirror.content))
+      try rewrite(mirror.file, as: current, changes: Self.reKeyed(mirror.content, keeping: change))
     }
-    try rewrite(local.file, as: current, changes: local.content.changesForCompaction)
+    try rewrite(
+      local.file, as: current, changes: change.localChanges(local.content.changesForCompaction))
     return NewIdentityReport(
       previous: previous, current: current, versionsToExport: mirror.content.pending.count)
   }
 
-  /// The mirror's live state with every version of `content`'s device pending again and its
-  /// segments to be read again.
-  private static func reKeyed(_ content: MirrorContent) -> [MirrorChange] {
+  /// The mirror's live state with every exported version of `content`'s device pending again
+  /// (its unexported ones dropped: see ``IdentityChange``) and its segments to be read again.
+  private static func reKeyed(
+    _ content: MirrorContent, keeping plan: IdentityChange
+  ) -> [MirrorChange] {
     let old = content.deviceID
     let ownSegments = "devices/\(old.rawValue)/"
     return content.changesForCompaction.compactMap { change in
       switch change {
       case .addVersion(let version, let pending):
+        guard plan.keeps(version) else { return nil }
         return .addVersion(version, pending: pending || version.author == old)
       case .markRead(let segment) where segment.hasPrefix(ownSegments):
         return nil
