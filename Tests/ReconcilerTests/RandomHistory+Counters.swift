@@ -8,24 +8,6 @@ import StashTestSupport
 /// Stock moves in the random histories, and DESIGN's invariant 9 (no lost move) checked against
 /// a model of every move each device made, as `sync_model.py` does.
 extension History {
-  /// One move a person made: units added or removed by a device in one epoch, and that
-  /// device's tally in the epoch right after it.
-  struct Move: Hashable {
-    let key: RecordKey
-    let epoch: CounterEpoch?
-    let base: Int64
-    let device: DeviceID
-    let isRestock: Bool
-    let units: Int64
-    let tally: Int64
-
-    /// Whether `counter` holds this move (same epoch, and the device's tally at least as high).
-    func isIn(_ counter: Counter) -> Bool {
-      counter.epoch == epoch && counter.base == base
-        && ((isRestock ? counter.increments : counter.decrements)[device] ?? 0) >= tally
-    }
-  }
-
   /// A consume or a restock of a random item on `device` (a consume of more than is left is
   /// refused, as the facade refuses it).
   mutating func move(on device: Device) throws {
@@ -41,11 +23,7 @@ extension History {
     let edited = try device.stores.editLocally(row.record.id) { $0.stock = moved }
     replacedByPerson.insert(row.hash)
     written.insert(edited.record.snapshotHash)
-    let tally = (isRestock ? moved.increments : moved.decrements)[id] ?? 0
-    moves.append(
-      Move(
-        key: row.record.key, epoch: moved.epoch, base: moved.base, device: id,
-        isRestock: isRestock, units: units, tally: tally))
+    ledger.record(key: row.record.key, from: stock, to: moved, by: id)
     coverage.moves += 1
   }
 
@@ -76,20 +54,7 @@ extension History {
   /// A recount, deletion or drop on `device` replaces what the device shows: the moves its
   /// row holds were looked at. Moves it has not seen must survive (as a conflict side).
   mutating func look(at key: RecordKey, on device: Device) {
-    seen.formUnion(movesContained(in: device.stores.local.content.rows(for: key).map(\.record)))
-  }
-
-  /// The indices of the moves held by any of `records`.
-  func movesContained(in records: [Record]) -> Set<Int> {
-    var found = Set<Int>()
-    for (index, move) in moves.enumerated() {
-      for record in records where record.key == move.key {
-        if case .counter(let counter)? = record[field: "quantity"], move.isIn(counter) {
-          found.insert(index)
-        }
-      }
-    }
-    return found
+    ledger.look(at: device.stores.local.content.rows(for: key).map(\.record))
   }
 
   /// Invariant 9 at quiescence: every move is live somewhere, in a conflict, or was looked at
@@ -105,30 +70,17 @@ extension History {
         $0.sides.compactMap(\.snapshot?.record)
       }
     }
-    let held = movesContained(in: shown)
-    for (index, move) in moves.enumerated() where !seen.contains(index) && !held.contains(index) {
-      problems.append(
-        "lost move: \(move.units) by \(move.device.rawValue.suffix(4)) on \(move.key)")
-    }
+    for move in ledger.lost(shown: shown) { problems.append("lost move: \(move)") }
     // A row that vanished without a tombstone (a drop) takes its unexported moves with it:
     // that loss is the drop's, which invariant 3 covers, so such records are not counted here.
     let open = Set(devices.flatMap { $0.stores.openConflicts.map(\.key) })
-    let keys = Set(moves.map(\.key)).subtracting(open).subtracting(everDropped)
+    let keys = Set(ledger.moves.map(\.key)).subtracting(open).subtracting(everDropped)
     for key in keys.sorted() {
       let rows = devices.compactMap { $0.stores.local.content.row(for: key)?.record }
       guard rows.count == devices.count else { continue }
       for record in rows {
-        guard case .counter(let counter)? = record[field: "quantity"] else { continue }
-        let inEpoch = moves.filter {
-          $0.key == key && $0.epoch == counter.epoch && $0.base == counter.base
-        }
-        let expected = inEpoch.reduce(counter.base) { $0 + ($1.isRestock ? $1.units : -$1.units) }
         coverage.checkedCounts += 1
-        if counter.value != expected {
-          problems.append(
-            "epoch accounting: \(key) shows \(counter.value ?? -1), its epoch's moves make \(expected)"
-          )
-        }
+        if let problem = ledger.accountingProblem(of: record) { problems.append(problem) }
       }
     }
   }

@@ -85,9 +85,7 @@ struct History {
   /// While quiescing, people make no decisions: only delivery and passes.
   var quiescing = false
   /// Every move each device made, for the "no lost move" oracle.
-  var moves: [Move] = []
-  /// The moves a recount, deletion or resolution looked at (and so may replace).
-  var seen = Set<Int>()
+  var ledger = MoveLedger()
 
   /// What the histories exercised, to show the test reaches the rows it means to check.
   struct Coverage: CustomStringConvertible {
@@ -322,11 +320,11 @@ struct History {
     let choice = choices.randomElement(using: &random)!
     let replaced = device.stores.local.content.rows(for: conflict.key).map(\.hash)
     do {
-      let looked = movesContained(
-        in: conflict.sides.compactMap(\.snapshot?.record)
-          + device.stores.local.content.rows(for: conflict.key).map(\.record))
+      let looked =
+        conflict.sides.compactMap(\.snapshot?.record)
+        + device.stores.local.content.rows(for: conflict.key).map(\.record)
       let resolved = try device.stores.reconciler.resolve(conflict.id, choice: choice)
-      seen.formUnion(looked)
+      ledger.look(at: looked)
       coverage.resolutions += 1
       replacedByPerson.formUnion(replaced)
       device.dropped.withLock { _ = $0.remove(conflict.key) }
