@@ -44,7 +44,7 @@ let package = Package(
       dependencies: ["StashModel", "JSONLines", "LocalStore", "MirrorStore", "Reconciler", "Stash"]),
 
     // Helpers shared by the tests: temporary folders, seeded randomness, fixtures.
-    .target(name: "StashTestSupport", dependencies: ["StashModel", "JSONLines"]),
+    .target(name: "StashTestSupport", dependencies: ["StashModel", "MirrorStore", "JSONLines"]),
     // Test-only: a seeded two-device workload for the crash and fault tests, and the child
     // process the crash tests kill (neither is part of a product).
     .target(

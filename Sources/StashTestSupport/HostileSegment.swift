@@ -1,32 +1,39 @@
+public import MirrorStore
 public import StashModel
 
 /// Segment files as another device (honest, buggy or hostile) could write them, built from
 /// plain values so that tests can write what `CloudFolder` itself never would.
 ///
 /// The layout is the one `Fixtures/README.md` documents: a header line, then one version per
-/// line, each version's `hash` matching its snapshot.
+/// line, each version's `hash` matching its snapshot and its `id` derived from the hash and
+/// the parents (unless a test says otherwise), so that a version passes the integrity checks
+/// and reaches the model's.
 public enum HostileSegment {
   /// One version line's values.
   public struct Version: Sendable {
     public var snapshot: Snapshot
     public var generation: Int64
-    public var parents: [SnapshotHash]
+    public var parents: [VersionID]
     public var author: DeviceID
+    /// The id the line claims; `nil` writes the one derived from the hash and the parents.
+    public var id: VersionID?
 
     /// A version of `snapshot`.
     public init(
-      _ snapshot: Snapshot, generation: Int64 = 1, parents: [SnapshotHash] = [],
-      author: DeviceID = DeviceID("0a0a0a0a-0000-4000-8000-000000000001")!
+      _ snapshot: Snapshot, generation: Int64 = 1, parents: [VersionID] = [],
+      author: DeviceID = DeviceID("0a0a0a0a-0000-4000-8000-000000000001")!, id: VersionID? = nil
     ) {
       self.snapshot = snapshot
       self.generation = generation
       self.parents = parents
       self.author = author
+      self.id = id
     }
 
     var json: JSONObject {
-      [
-        "hash": .string(snapshot.hash.hex),
+      let id = id ?? VersionID.derive(snapshot: snapshot.hash, parents: Set(parents))
+      return [
+        "id": .string(id.hex), "hash": .string(snapshot.hash.hex),
         "parents": .array(parents.sorted().map { .string($0.hex) }),
         "generation": .integer(generation), "author": .string(author.rawValue),
         "authoredAt": .double(1_764_441_600), "snapshot": .object(snapshot.json),

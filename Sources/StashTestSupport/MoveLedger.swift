@@ -61,6 +61,20 @@ public struct MoveLedger: Sendable {
     }
   }
 
+  /// Files the move at `index` under another device's tally: what `stash sync new-identity`
+  /// does to the moves a copy of a device folder made under the shared id and never exported.
+  ///
+  /// - Parameters:
+  ///   - index: The move's index in ``moves``.
+  ///   - device: The device whose tally holds it now.
+  ///   - tally: That tally right after the move, as the re-keyed counter counts it.
+  public mutating func reassign(_ index: Int, to device: DeviceID, tally: Int64) {
+    let move = moves[index]
+    moves[index] = Move(
+      key: move.key, epoch: move.epoch, base: move.base, device: device,
+      isRestock: move.isRestock, units: move.units, tally: tally)
+  }
+
   /// The moves held by any of `records`' counters (in the field named `field`).
   public func held(by records: [Record], field: String = "quantity") -> Set<Int> {
     var found = Set<Int>()

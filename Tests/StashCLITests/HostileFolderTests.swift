@@ -141,16 +141,34 @@ import Testing
       let problems =
         (report["rejectedSegments"]?.elements ?? []) + (report["waiting"]?.elements ?? [])
       #expect(!problems.isEmpty, "\(run)")
+      // The version itself is sound (id, hash, model): only its photo may hold it back.
+      #expect(problems.allSatisfy { "\($0)".contains(digest.hex.prefix(12)) }, "\(run)")
     }
   }
 
-  @Test func anImportedGenerationOfInt64MaxCrashesNoLaterSync() throws {
+  @Test func anImportedGenerationOfInt64MaxIsRejectedForIt() throws {
     try withCLI { cli in
       let pair = try Pair(cli)
       let item = HostileSegment.item(name: "Ancient")
       _ = try pair.drop([HostileSegment.Version(.record(item), generation: .max)])
+      let run = try guardedSync(pair.b, ["--json"])
+      let rejected = try run.json()["rejectedSegments"]?.elements ?? []
+      #expect(rejected.contains { "\($0)".contains("generation") }, "\(run)")
+      #expect(try pair.b.run(["show", "Ancient"]).status == 1)
+    }
+  }
+
+  /// The highest generation a segment may carry (2^53, `CloudLimits.generation`) arrives, and
+  /// the edits built on it (one generation more each) export without overflowing.
+  @Test func theHighestAcceptedGenerationCrashesNoLaterSync() throws {
+    try withCLI { cli in
+      let pair = try Pair(cli)
+      let item = HostileSegment.item(name: "Ancient")
+      _ = try pair.drop([HostileSegment.Version(.record(item), generation: 1 << 53)])
       _ = try guardedSync(pair.b)
-      _ = try pair.b.run(["restock", "Ancient", "1"])
+      #expect(try pair.b.run(["show", "Ancient"]).status == 0, "it arrived")
+      let restock = try pair.b.run(["restock", "Ancient", "1"])
+      #expect(restock.status == 0, "\(restock)")
       let again = try guardedSync(pair.b)
       #expect(again.status == 0, "\(again)")
     }
@@ -162,7 +180,10 @@ import Testing
       _ = try pair.drop([
         HostileSegment.Version(.record(HostileSegment.item(name: "Debt", quantity: .min)))
       ])
-      _ = try guardedSync(pair.b)
+      let run = try guardedSync(pair.b, ["--json"])
+      // Refused for what it is (a negative quantity), not for a flaw of the test's segment.
+      let rejected = try run.json()["rejectedSegments"]?.elements ?? []
+      #expect(rejected.contains { "\($0)".contains("quantity") }, "\(run)")
       let restock = try pair.b.run(["restock", "Debt", "1"])
       #expect(restock.status == 1, "\(restock)")
     }

@@ -46,14 +46,9 @@ extension Simulation {
     var kept = Set<SnapshotHash>()
     for device in devices {
       guard let folder = device.process else { continue }
-      if let local = folder.content {
-        kept.formUnion(local.rows.values.map(\.hash))
-        kept.formUnion(local.conflicts.values.flatMap { $0.sides.compactMap(\.snapshot?.hash) })
-      }
-      let versions = folder.mirror.store?.content.versions.values.flatMap(\.values) ?? []
-      kept.formUnion(versions.map(\.hash))
+      kept.formUnion(held(by: folder))
     }
     let lost = written.subtracting(replaced).subtracting(kept)
-    if !lost.isEmpty { problems.append("1: lost \(lost.count) versions") }
+    if !lost.isEmpty { problems.append("1: lost \(lost.count) versions: \(lost.map(\.short))") }
   }
 }

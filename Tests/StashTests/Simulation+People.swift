@@ -26,17 +26,13 @@ extension Simulation {
     return items.randomElement(using: &random)
   }
 
+  /// A rename (stock moves and recounts are in `Simulation+Moves.swift`).
   mutating func change(on device: SimulatedDevice) throws {
     let folder = try open(device)
     guard let item = pick(folder) else { return }
-    let id = item.id.rawValue
-    let after: Item
-    switch Int.random(in: 0..<3, using: &random) {
-    case 0 where item.quantity > 0: after = try folder.consume(id, count: 1)
-    case 1: after = try folder.restock(id, count: Int64.random(in: 1...5, using: &random))
-    default:
-      let name = "Renamed \(Int.random(in: 0..<100, using: &random))"
-      after = try folder.editItem(id) { (item: inout Item) throws(StashError) in item.name = name }
+    let name = "Renamed \(Int.random(in: 0..<100, using: &random))"
+    let after = try folder.editItem(item.id.rawValue) {
+      (item: inout Item) throws(StashError) in item.name = name
     }
     replaced.insert(item.record.snapshotHash)
     written.insert(after.record.snapshotHash)
@@ -114,6 +110,7 @@ extension Simulation {
   mutating func delete(on device: SimulatedDevice) throws {
     let folder = try open(device)
     guard let item = pick(folder) else { return }
+    look(at: item.record.key, on: folder)
     try folder.deleteItem(item.id.rawValue)
     replaced.insert(item.record.snapshotHash)
     deletedOnPurpose.insert(item.record.key)
@@ -133,8 +130,12 @@ extension Simulation {
     let choices: [ResolutionChoice] = [.local, .mirror, .deleted]
     let choice = choices.randomElement(using: &random)!
     let before = folder.content?.rows(for: conflict.key).map(\.hash) ?? []
+    let looked =
+      conflict.sides.compactMap(\.snapshot?.record)
+      + (folder.content?.rows(for: conflict.key).map(\.record) ?? [])
     do {
       let resolved = try folder.resolveConflict(conflict.id.rawValue, keep: choice)
+      ledger.look(at: looked)
       totals.resolutions += 1
       replaced.formUnion(before)
       if case .deleted = choice { deletedOnPurpose.insert(conflict.key) }

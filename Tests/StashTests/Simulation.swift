@@ -19,6 +19,17 @@ struct Simulation {
   var totals = Totals()
   /// While quiescing, people make no decisions: only delivery and syncing.
   var quiescing = false
+  /// Every stock move people made (invariant 9).
+  var ledger = MoveLedger()
+  /// Odd seeds freeze every device's clock: equal edits at equal times make equal snapshots,
+  /// the case version identity (DESIGN §"Version identity") exists for.
+  let frozenClocks: Bool
+  /// Most seeds have a device that drops invalid files into the shared folder at every step.
+  var hostile: HostileWriter?
+  /// The step at which a device folder is copied to a new machine (some seeds).
+  var cloneStep: Int?
+  /// The steps taken (the roll that chose each, and the device), for a failure's message.
+  var trace = [String]()
 
   struct Totals: CustomStringConvertible {
     var steps = 0
@@ -30,6 +41,13 @@ struct Simulation {
     var conflictedCopies = 0
     var places = 0
     var refusedResolutions = 0
+    var moves = 0
+    var recounts = 0
+    var checkedCounts = 0
+    var parallelSyncs = 0
+    var clones = 0
+    var hostileFiles = 0
+    var frozenSeeds = 0
 
     mutating func add(_ other: Totals) {
       steps += other.steps
@@ -41,12 +59,22 @@ struct Simulation {
       conflictedCopies += other.conflictedCopies
       places += other.places
       refusedResolutions += other.refusedResolutions
+      moves += other.moves
+      recounts += other.recounts
+      checkedCounts += other.checkedCounts
+      parallelSyncs += other.parallelSyncs
+      clones += other.clones
+      hostileFiles += other.hostileFiles
+      frozenSeeds += other.frozenSeeds
     }
 
     var description: String {
       "\(steps) steps, \(syncs) syncs (\(failedSyncs) offline), \(conflicts) conflicts noticed, "
         + "\(resolutions) resolutions (\(refusedResolutions) refused), \(deletes) deletes, "
-        + "\(conflictedCopies) conflicted copies, \(places) location and reminder edits"
+        + "\(conflictedCopies) conflicted copies, \(places) location and reminder edits, "
+        + "\(moves) stock moves, \(recounts) recounts, \(checkedCounts) counts checked, "
+        + "\(parallelSyncs) parallel syncs, \(clones) cloned devices, "
+        + "\(hostileFiles) hostile files, \(frozenSeeds) seeds with frozen clocks"
     }
   }
 
@@ -56,6 +84,10 @@ struct Simulation {
     var online = true
     /// The open folder: the process running on the device. A restart opens it again.
     var process: DeviceFolder?
+    /// A copy of another device's folder that has not taken its own identity yet.
+    var isUnnoticedClone = false
+    /// The ledger's indices of the moves this copy made under the shared id.
+    var movesBeforeNewIdentity: [Int] = []
     init(home: String, view: URL) {
       self.home = home
       self.view = view
@@ -70,6 +102,8 @@ struct Simulation {
     random = SeededRandom(seed: seed)
     identifiers = LockedBox(SeededRandom(seed: seed ^ 0x1D5))
     self.folder = folder
+    frozenClocks = seed % 2 == 1
+    if frozenClocks { totals.frozenSeeds = 1 }
     let count = Int.random(in: 2...4, using: &random)
     for index in 0..<count {
       let view = folder.appendingPathComponent("cloud-view-\(index)")
@@ -93,14 +127,7 @@ struct Simulation {
     shared = devices[0].process!.items().map(\.id)
     _ = try open(devices[0]).sync()
     for device in devices.dropFirst() {
-      for relative in try files(in: devices[0].view) {
-        let target = device.view.appendingPathComponent(relative)
-        guard !FileManager.default.fileExists(atPath: target.path) else { continue }
-        try FileManager.default.createDirectory(
-          at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-          at: devices[0].view.appendingPathComponent(relative), to: target)
-      }
+      try deliver(from: devices[0].view, to: device.view)
       _ = try open(device).sync()
     }
   }
@@ -109,7 +136,7 @@ struct Simulation {
   var shared: [RecordID] = []
 
   mutating func now() -> Timestamp {
-    clock += Double.random(in: 1...90, using: &random)
+    if !frozenClocks { clock += Double.random(in: 1...90, using: &random) }
     return Timestamp(secondsSince1970: clock)!
   }
 
@@ -123,7 +150,7 @@ struct Simulation {
   /// starts closed anyway). Its clock is the simulation's.
   @discardableResult
   mutating func restart(_ device: SimulatedDevice) throws -> DeviceFolder {
-    let clock = TickingClock(start: now())
+    let clock = TickingClock(start: now(), frozen: frozenClocks)
     let ids = identifiers
     let process = try DeviceFolder.open(
       at: device.home,
@@ -135,18 +162,30 @@ struct Simulation {
   }
 
   mutating func run() throws -> [String] {
-    for _ in 0..<Int.random(in: 15...45, using: &random) {
+    let steps = Int.random(in: 15...45, using: &random)
+    if Int.random(in: 0..<10, using: &random) < 8 { hostile = try HostileWriter(self) }
+    if Int.random(in: 0..<4, using: &random) == 0 {
+      cloneStep = Int.random(in: 0..<steps, using: &random)
+    }
+    for step in 0..<steps {
       totals.steps += 1
+      if step == cloneStep { try cloneDevice() }
+      try dropHostileFile()
       let device = devices.randomElement(using: &random)!
+      let roll = Int.random(in: 0..<100, using: &random)
+      trace.append("step \(step): \(roll) on d\(devices.firstIndex { $0 === device }!)")
       // Mostly edits of shared items between syncs: that is where devices disagree.
-      switch Int.random(in: 0..<100, using: &random) {
-      case 0..<8: try add(on: device)
-      case 8..<32: try change(on: device)
-      case 32..<40: try place(on: device)
-      case 40..<46: try delete(on: device)
-      case 46..<49: try duplicate(on: device)
-      case 49..<67: try propagate()
-      case 67..<85: try sync(device)
+      switch roll {
+      case 0..<7: try add(on: device)
+      case 7..<13: try change(on: device)
+      case 13..<27: try move(on: device)
+      case 27..<31: try recount(on: device)
+      case 31..<38: try place(on: device)
+      case 38..<43: try delete(on: device)
+      case 43..<46: try duplicate(on: device)
+      case 46..<64: try propagate()
+      case 64..<81: try sync(device)
+      case 81..<85: try syncInParallel(device)
       case 85..<88: device.online.toggle()
       case 88..<92: try restart(device)
       default:
@@ -154,7 +193,9 @@ struct Simulation {
         try resolve(on: withConflicts.randomElement(using: &random) ?? device)
       }
       checkNoSilentLoss()
-      if !problems.isEmpty { return problems }
+      if !problems.isEmpty {
+        return problems + ["after " + trace.suffix(3).joined(separator: ", ")]
+      }
     }
     try quiesce()
     return problems
@@ -193,7 +234,11 @@ struct Simulation {
       var isFolder: ObjCBool = false
       _ = FileManager.default.fileExists(
         atPath: view.appendingPathComponent(path).path, isDirectory: &isFolder)
-      if !isFolder.boolValue && !path.contains("/.") && !path.hasPrefix(".") { found.append(path) }
+      if !isFolder.boolValue && !path.contains("/.") && !path.hasPrefix(".")
+        && !(hostile?.wrote(path) ?? false)
+      {
+        found.append(path)
+      }
     }
     return found.sorted()
   }
@@ -234,6 +279,7 @@ struct Simulation {
       if storeFiles(device) != before { problems.append("a failed sync changed the stores") }
     }
     checkStores(try open(device))
+    checkHostileEffects(try open(device))
   }
 
   /// Everyone online, everything delivered, everyone syncs until nothing moves (no segment
@@ -252,16 +298,7 @@ struct Simulation {
       }
       let filesBefore = try devices.map { try files(in: $0.view) }
       for from in devices {
-        for to in devices where to !== from {
-          for relative in try files(in: from.view) {
-            let target = to.view.appendingPathComponent(relative)
-            if FileManager.default.fileExists(atPath: target.path) { continue }
-            try FileManager.default.createDirectory(
-              at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(
-              at: from.view.appendingPathComponent(relative), to: target)
-          }
-        }
+        for to in devices where to !== from { try deliver(from: from.view, to: to.view) }
       }
       for device in devices { try sync(device) }
       let filesAfter = try devices.map { try files(in: $0.view) }
@@ -270,6 +307,7 @@ struct Simulation {
     checkNoSilentLoss()
     // 5. Convergence.
     let folders = try devices.map { try restart($0) }
+    checkMoves(folders)
     let conflicted = Set(folders.flatMap { $0.conflicts().map(\.key) })
     var views = [RecordKey: Set<String>]()
     for folder in folders {
