@@ -115,6 +115,28 @@ import Testing
     }
   }
 
+  /// The window the README names: a copy taken while the original had a move it had not yet
+  /// exported holds that move too, and `new-identity` (even before the copy's first sync)
+  /// cannot tell it from the copy's own, so it counts twice once the original exports it.
+  /// Closing it needs the copy to know it was copied (a machine binding), which Stash does
+  /// not have yet.
+  @Test func aMoveUnexportedWhenTheCopyWasTakenCountsTwice() throws {
+    try withCLI { cli in
+      let cloud = cli.folder.appendingPathComponent("cloud")
+      let (a, b, clone) = try devices(cli, cloud: cloud)
+      #expect(try a.run(["consume", "Soap", "2"]).status == 0)
+      try FileManager.default.removeItem(at: clone.home)
+      try FileManager.default.copyItem(at: a.home, to: clone.home)
+      #expect(try clone.run(["sync", "new-identity"]).status == 0)
+      for device in [clone, a, b, clone, a] { _ = try sync(device) }
+      let shown = try b.run(["show", "Soap", "--json"]).json()
+      withKnownIssue("a move pending at copy time is re-keyed by new-identity and counts twice") {
+        #expect(shown["quantity"]?.integer == 8, "\(shown)")
+      }
+      #expect(shown["quantity"]?.integer == 6, "the window as documented: \(shown)")
+    }
+  }
+
   /// Two machines, each with its own replica of the shared folder that a sync tool keeps in
   /// step: both copies write segment 2 under the same device id, and the tool keeps one under
   /// the name and the other as a conflict copy.
