@@ -44,6 +44,21 @@ extension DeviceFolder {
   ///
   /// - Throws: ``StashError`` when the folder does not exist, is not a folder, or overlaps.
   public func enableSync(cloud: String) throws(StashError) {
+    let path = try checkSharedFolder(cloud)
+    try updateSettings("the sync settings") { settings in
+      settings.entitlement = .yearlySubscription
+      settings.cloudFolder = path
+    }
+  }
+
+  /// Checks that `cloud` can be this device's shared folder, writing nothing: it exists, can
+  /// be listed, and does not overlap this device folder. A folder opened for reading (even
+  /// one with no store yet) can check, so that a refusal creates nothing.
+  ///
+  /// - Returns: The shared folder's absolute path, as ``enableSync(cloud:)`` records it.
+  /// - Throws: ``StashError`` (refused) naming the folder and what to do.
+  @discardableResult
+  public func checkSharedFolder(_ cloud: String) throws(StashError) -> String {
     let path = Paths.absolute(cloud)
     if let overlap = overlap(ofSharedFolder: cloud) { throw .refused(overlap) }
     do {
@@ -53,10 +68,7 @@ extension DeviceFolder {
         "The shared folder '\(cloud)' cannot be used (\(error.reason)); create it, or point "
           + "your sync tool at it, then run this again")
     }
-    try updateSettings("the sync settings") { settings in
-      settings.entitlement = .yearlySubscription
-      settings.cloudFolder = path
-    }
+    return path
   }
 
   /// Why `cloud` cannot be this device's shared folder because it overlaps the device folder.

@@ -66,9 +66,8 @@ import Testing
     }
   }
 
-  /// Owned by the sync work (SyncCommands.swift, enableSync): `sync enable` opens the folder
-  /// for writing, creating it, before the shared folder is checked; a refusal then leaves a
-  /// new device folder behind. Remove the marker when this test starts failing.
+  /// Found by fuzzing: `sync enable` opened the folder for writing, creating it, before the
+  /// shared folder was checked, so a refusal left a new device folder behind.
   @Test func syncEnableCreatesNothingWhenItRefusesTheSharedFolder() throws {
     try withRawCLI { cli in
       let environment: [String: Bytes] = [
@@ -76,14 +75,12 @@ import Testing
       ]
       let run = try cli.run(["sync", "enable", "--cloud", "missing"], environment: environment)
       #expect(run.status == 1, "\(run)")
-      withKnownIssue("sync enable creates the device folder before checking the shared folder") {
-        #expect(!FileManager.default.fileExists(atPath: cli.sandbox + "/home"), "\(run)")
-      }
+      #expect(!FileManager.default.fileExists(atPath: cli.sandbox + "/home"), "\(run)")
     }
   }
 
-  /// Owned by the sync work (SyncCommands.swift): `--json` on a writing command prints the
-  /// result as JSON everywhere but in `sync enable` and `sync disable`.
+  /// Found by fuzzing: `--json` printed the result as JSON everywhere but in `sync enable` and
+  /// `sync disable`.
   @Test(arguments: [["sync", "enable", "--cloud", "cloud"], ["sync", "disable"]])
   func syncEnableAndDisablePrintJSONWhenAsked(command: [String]) throws {
     try withRawCLI { cli in
@@ -95,9 +92,7 @@ import Testing
       #expect(try cli.run(["init"], environment: environment).status == 0)
       let run = try cli.run(command.map { Bytes($0) } + ["--json"], environment: environment)
       #expect(run.status == 0, "\(run)")
-      withKnownIssue("sync enable and disable print text with --json") {
-        _ = try JSONParser.parse(run.standardOutput)
-      }
+      _ = try JSONParser.parse(run.standardOutput)
     }
   }
 

@@ -105,11 +105,19 @@ enum SyncEnableCommand: StashHandler {
   static let path = ["sync", "enable"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let device = try session.openForWriting()
-    try device.enableSync(cloud: arguments.string("cloud") ?? "")
-    let folder = device.syncStatus().cloudFolder ?? ""
-    session.output.line(
-      "Sync will use '\(folder)' from the next run; run 'stash sync' to exchange changes")
+    let cloud = arguments.string("cloud") ?? ""
+    // Checked before anything is created: a refused folder leaves no device folder behind.
+    let reading = try session.openForReading()
+    try reading.checkSharedFolder(cloud)
+    let device = try session.openForWriting(reusing: reading)
+    try device.enableSync(cloud: cloud)
+    let folder = device.settings.cloudFolder ?? ""
+    if session.wantsJSON {
+      session.output.json(["sync": .string("on"), "cloudFolder": .string(folder)])
+    } else {
+      session.output.line(
+        "Sync will use '\(folder)' from the next run; run 'stash sync' to exchange changes")
+    }
     return ExitStatus.done
   }
 }
@@ -120,12 +128,15 @@ enum SyncDisableCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForReading()
-    guard device.hasInventory else {
+    let wasOn = device.hasInventory && device.settings.cloudFolder != nil
+    if device.hasInventory { try device.disableSync() }
+    if session.wantsJSON {
+      session.output.json(["sync": .string("off"), "wasOn": .bool(wasOn)])
+    } else if !device.hasInventory {
       session.output.line("Sync is already off")
-      return ExitStatus.done
+    } else {
+      session.output.line("Sync is off from the next run; the inventory on this device stays")
     }
-    try device.disableSync()
-    session.output.line("Sync is off from the next run; the inventory on this device stays")
     return ExitStatus.done
   }
 }

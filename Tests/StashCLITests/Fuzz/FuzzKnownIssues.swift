@@ -6,16 +6,6 @@ enum FuzzKnownIssues {
   /// Who owns the failure, or `nil` when it is this work's to fix.
   static func owner(of problems: [String], in fuzz: FuzzCase) -> String? {
     let path = fuzz.command.path
-    if path == ["sync", "enable"] || path == ["sync", "disable"],
-      problems.allSatisfy({ $0 == "--json printed no JSON" })
-    {
-      return "'stash sync enable|disable --json' prints text (SyncCommands.swift, the sync work)"
-    }
-    if path == ["sync", "enable"], problems.allSatisfy({ $0.hasPrefix("exit 1 but changed") }) {
-      return
-        "'stash sync enable' creates the device folder before it checks the shared folder "
-        + "(SyncCommands.swift and enableSync, the sync work)"
-    }
     if path == ["doctor"],
       problems.allSatisfy({
         $0.hasPrefix("a reading command changed") && $0.contains("cloud.store")
