@@ -96,9 +96,8 @@ import Testing
     }
   }
 
-  /// Owned by the doctor work (DeviceFolder+Doctor): on a device entitled to sync whose
-  /// mirror does not exist yet, `doctor` opens the mirror through `DeviceFolder.mirror`, which
-  /// creates `cloud.store`, and then says nothing was changed.
+  /// Found by fuzzing: on a device entitled to sync whose mirror did not exist yet, `doctor`
+  /// created `cloud.store` through `DeviceFolder.mirror`, and then said nothing was changed.
   @Test func doctorCreatesNoMirror() throws {
     try withRawCLI { cli in
       try FileManager.default.createDirectory(
