@@ -72,6 +72,8 @@ extension CloudFolder {
   /// its own (by export identifier, or for segments written before identifiers existed, by a
   /// name it recorded) and those of another writer.
   func surveyOwnFolder(_ content: MirrorContent) throws(CloudError) -> OwnFolderSurvey {
+    // An unmounted share lists as nothing: that is not "my segments are gone".
+    try checkReachable()
     let device = content.deviceID
     let own = "devices/\(device.rawValue)"
     var survey = OwnFolderSurvey()

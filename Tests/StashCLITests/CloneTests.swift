@@ -115,6 +115,21 @@ import Testing
     }
   }
 
+  /// A shared folder that cannot be reached (an unmounted share) lists no segments; that is
+  /// not "this device's segments are gone", which would stop its export as a clone's.
+  @Test func anUnreachableSharedFolderIsNotTakenForAClone() throws {
+    try withCLI { cli in
+      let cloud = cli.folder.appendingPathComponent("cloud")
+      let (a, _, _) = try devices(cli, cloud: cloud)
+      try FileManager.default.moveItem(at: cloud, to: cli.folder.appendingPathComponent("away"))
+      let doctor = try a.run(["doctor"])
+      #expect(doctor.status == 0, "\(doctor)")
+      #expect(!doctor.standardOutput.contains("new-identity"), "\(doctor)")
+      let status = try a.run(["sync", "status", "--json"]).json()
+      #expect(status["exportStopped"] == .null, "\(status)")
+    }
+  }
+
   /// The window the README names: a copy taken while the original had a move it had not yet
   /// exported holds that move too, and `new-identity` (even before the copy's first sync)
   /// cannot tell it from the copy's own, so it counts twice once the original exports it.
