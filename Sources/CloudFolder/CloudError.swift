@@ -1,4 +1,5 @@
 public import JSONLines
+public import MirrorStore
 
 /// Why the shared folder could not be used at all. The mirror is then unchanged.
 ///
@@ -23,6 +24,9 @@ public enum CloudError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The mirror could not be read or saved (busy, damaged, a failed write), as the store
   /// said.
   case mirror(LogStoreError)
+  /// A version the mirror would export cannot be trusted (a hand edit of `cloud.store`):
+  /// nothing was exported.
+  case untrustedVersion(UntrustedVersion)
 
   public var description: String {
     switch self {
@@ -50,6 +54,8 @@ public enum CloudError: Error, Hashable, Sendable, CustomStringConvertible {
       error.description
     case .mirror(let error):
       "The mirror could not be saved: \(error)"
+    case .untrustedVersion(let error):
+      "Nothing was exported: \(error)"
     }
   }
 }

@@ -69,6 +69,12 @@ extension CloudFolder {
     }
     let pending = content.pendingVersions
     guard !pending.isEmpty else { return report }
+    // The mirror's lines are not re-hashed on open: what leaves for other devices is checked.
+    do {
+      try mirror.verify(pending)
+    } catch {
+      throw .untrustedVersion(error)
+    }
     let device = content.deviceID
     var sequence = nextSequence(after: survey, device: device, content: content)
     for (versions, lines) in Self.chunks(of: pending) {

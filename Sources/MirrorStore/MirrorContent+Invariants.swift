@@ -30,6 +30,9 @@ extension MirrorContent {
           problems.append(
             "the id of version \(id.short) of \(key) does not derive from its parents")
         }
+        if let record = version.snapshot.record, (try? record.schema.validate(record)) == nil {
+          problems.append("version \(id.short) of \(key) fails its model's checks")
+        }
         if version.parents.contains(id) { problems.append("version \(id.short) names itself") }
         if version.key != key { problems.append("version \(id.short) is filed under \(key)") }
         if version.generation < 1 { problems.append("version \(id.short) has generation 0") }

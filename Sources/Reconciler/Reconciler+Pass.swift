@@ -53,6 +53,8 @@ public struct Reconciler: Sendable {
       device: local.deviceID, merge: merge)
     // Opening does not hash every row; a row whose content leaves the store is checked here.
     try local.verifyHashes(of: plan.decisions.flatMap { $0.situation.localRows })
+    // Nor every mirror version: one that may be applied, merged or copied into a conflict is.
+    try mirror.verify(plan.decisions.flatMap { $0.situation.mirror.leaves })
     try write(&plan)
     return plan.report
   }

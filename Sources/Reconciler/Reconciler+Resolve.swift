@@ -38,6 +38,7 @@ extension Reconciler {
     try local.verifyHashes(of: rows)
     let mirrored = mirror.content
     let leaves = mirrored.side(for: key).leaves
+    try mirror.verify(leaves)
     let seen = Set(conflict.sides.compactMap(\.snapshot?.hash))
     let current = rows.first?.hash ?? content.tombstones[key]?.hash
     let localSide = conflict.sides.first { $0.origin == .local }

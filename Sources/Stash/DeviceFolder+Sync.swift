@@ -171,7 +171,7 @@ extension StashError {
   /// or mirror that cannot be read, busy (exit 3) for a held mirror, refused (exit 1) else.
   init(_ error: CloudError) {
     switch error {
-    case .damagedZone: self.init(.damaged, error.description)
+    case .damagedZone, .untrustedVersion: self.init(.damaged, error.description)
     case .mirror(let store):
       let log = StashError(store.logError)
       self.init(log.category, "The mirror could not be saved: \(log.message)")

@@ -1,5 +1,6 @@
 public import JSONLines
 public import LocalStore
+import MirrorStore
 public import StashModel
 
 /// A failure a person can act on, with the category that decides the CLI's exit code.
@@ -67,6 +68,7 @@ public struct StashError: Error, Hashable, Sendable, CustomStringConvertible {
     case let error as LogStoreError: self.init(error.logError)
     case let error as ModelError: self.init(error)
     case let error as BlobError: self.init(.refused, error.description)
+    case let error as UntrustedVersion: self.init(.damaged, error.description)
     default: self.init(.refused, "\(error)")
     }
   }

@@ -1,0 +1,62 @@
+public import StashModel
+
+/// A version of the mirror's own file that cannot be trusted: its content does not match its
+/// hash, its id does not derive from its hash and parents, or its record fails its model's
+/// checks.
+///
+/// The mirror's lines are protected by checksums, so only a hand edit or another tool writes
+/// such a version. Opening does not re-hash every version (that would cost every command the
+/// whole file); a version is checked when it would leave the mirror, by an export, a pass
+/// that applies it, or a resolution, and ``MirrorContent/checkInvariants()`` checks them all.
+public struct UntrustedVersion: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The mirror file.
+  public let path: String
+  /// The version.
+  public let version: VersionID
+  /// The record it is a version of.
+  public let key: RecordKey
+  /// What is wrong with it, for a person.
+  public let problem: String
+
+  public var description: String {
+    "The mirror '\(path)' is damaged: version '\(version.short)' of \(key.model) "
+      + "'\(key.id.rawValue.prefix(8))' \(problem), so it was not copied anywhere. The mirror "
+      + "is a copy: remove '\(path)' and the next sync starts it over (it uploads this "
+      + "inventory again and reads the shared folder again)"
+  }
+}
+
+extension MirrorVersion {
+  /// What makes this version untrustworthy, or `nil` when it is sound: content that does not
+  /// match its hash, an id that does not derive from its hash and parents (format-1 versions
+  /// excepted, whose id is their hash), or a record that fails its model's checks.
+  public var integrityProblem: String? {
+    let actual = snapshot.hash
+    if actual != hash { return "does not match its content (which hashes to '\(actual.short)')" }
+    if !isLegacy && VersionID.derive(snapshot: hash, parents: parents) != id {
+      return "has an id that does not derive from its content and parents"
+    }
+    if let record = snapshot.record {
+      do {
+        try record.schema.validate(record)
+      } catch {
+        return "fails its model's checks (\(error.message))"
+      }
+    }
+    return nil
+  }
+}
+
+extension MirrorStore {
+  /// Checks `versions` before they leave the mirror (exported, applied, or kept by a
+  /// resolution).
+  ///
+  /// - Throws: ``UntrustedVersion`` for the first that cannot be trusted.
+  public func verify(_ versions: some Sequence<MirrorVersion>) throws(UntrustedVersion) {
+    for version in versions {
+      if let problem = version.integrityProblem {
+        throw UntrustedVersion(path: path, version: version.id, key: version.key, problem: problem)
+      }
+    }
+  }
+}
