@@ -89,8 +89,11 @@ enum CommandTable {
     options: [
       OptionSpec("location", value: "L", help: "Only items kept at this location"),
       OptionSpec.flag("low-stock", help: "Only items at or below their low-stock level"),
+      pendingFilter,
     ],
-    examples: ["stash list", "stash list --location bathroom --low-stock --json"])
+    examples: [
+      "stash list", "stash list --location bathroom --low-stock --json", "stash list --pending",
+    ])
 
   static let show = CommandSpec(
     "show",
