@@ -36,7 +36,7 @@ enum CommandTable {
     ],
     subcommands: [
       initCommand, add, list, show, consume, restock, delete, edit, duplicate,
-      location, reminder, sync, conflicts, doctor, export, importCommand,
+      location, reminder, sync, conflicts, doctor, export, importCommand, history, undo,
     ],
     requiresSubcommand: true,
     examples: [

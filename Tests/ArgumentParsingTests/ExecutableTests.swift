@@ -114,6 +114,6 @@ import Testing
         pending.append(path + [String(name)])
       }
     }
-    #expect(seen == 31)  // stash, 16 commands, 4 location, 3 reminder, 5 sync, 2 conflicts
+    #expect(seen == 33)  // stash, 18 commands, 4 location, 3 reminder, 5 sync, 2 conflicts
   }
 }

@@ -161,6 +161,7 @@ import Testing
     ["reminder", "delete"], ["sync"], ["sync", "enable"], ["sync", "disable"],
     ["sync", "status"], ["sync", "new-identity"], ["sync", "verify"], ["conflicts"],
     ["conflicts", "show"], ["conflicts", "resolve"], ["doctor"], ["export"], ["import"],
+    ["history"], ["undo"],
   ]
 
   @Test func everyHelpFitsTheTerminalWidth() throws {
