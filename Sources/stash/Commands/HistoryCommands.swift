@@ -25,9 +25,12 @@ enum UndoCommand: StashHandler {
   static let path = ["undo"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let reading = try session.openForReading()
-    let device = try session.openForWriting(reusing: reading)
-    let outcome = try device.undo(arguments.positional("ITEM") ?? "")
+    let device = try session.openForReading()
+    let text = arguments.positional("ITEM") ?? ""
+    guard device.hasInventory else {
+      throw StashError.refused("No item named '\(text)'; the inventory is empty")
+    }
+    let outcome = try device.undo(text)
     let undone = HistoryView.describe(outcome.undone, names: Names(device))
     if session.wantsJSON {
       var object: JSONObject = [
