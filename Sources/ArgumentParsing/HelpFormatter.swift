@@ -3,21 +3,21 @@
 /// The layout is fixed and pinned by a golden test: OVERVIEW (and the discussion), USAGE,
 /// ARGUMENTS, OPTIONS, SUBCOMMANDS and EXAMPLES, separated by blank lines, with table rows
 /// indented two spaces and their descriptions starting at column 27 (a label too long for that
-/// gets its description on the next line). Table rows and examples are never wrapped, so each
-/// help line stays greppable; the usage line and the discussion are wrapped at ``width``.
+/// gets its description on the next line). Every line is wrapped at ``width``: the usage line,
+/// the discussion, a row's description (continued at column 27) and an example (continued
+/// with a shell ` \` and four spaces, so that it still pastes as one command). Only a single
+/// word longer than the width stays over it.
 public struct HelpFormatter: Sendable {
-  /// The column at which the usage line and the discussion wrap.
-  ///
-  /// Table rows are kept on one line whatever their length.
+  /// The column at which every line wraps.
   public var width: Int
 
   /// Creates a formatter.
   ///
   /// The default width suits a terminal of 100 columns.
   ///
-  /// - Parameter width: The column at which the usage line and the discussion wrap.
+  /// - Parameter width: The column at which lines wrap (at least 40 is used).
   public init(width: Int = 100) {
-    self.width = width
+    self.width = max(40, width)
   }
 
   /// The help text of a command in a tree.
@@ -48,7 +48,11 @@ public struct HelpFormatter: Sendable {
 
   func help(for chain: CommandChain) -> String {
     let command = chain.command
-    var sections: [[String]] = [["OVERVIEW: " + command.abstract]]
+    var sections: [[String]] = [
+      wrap(
+        command.abstract.split(separator: " ").map(String.init), first: "OVERVIEW:",
+        rest: "          ", separatedFromFirst: true)
+    ]
     if let discussion = command.discussion {
       sections.append(
         discussion.split(separator: "\n", omittingEmptySubsequences: false).flatMap {
@@ -77,7 +81,7 @@ public struct HelpFormatter: Sendable {
       sections.append(["SUBCOMMANDS:"] + command.subcommands.flatMap { row($0.name, $0.abstract) })
     }
     if !command.examples.isEmpty {
-      sections.append(["EXAMPLES:"] + command.examples.map { "  " + $0 })
+      sections.append(["EXAMPLES:"] + command.examples.flatMap(example))
     }
     return sections.map { $0.joined(separator: "\n") }.joined(separator: "\n\n")
   }
@@ -103,21 +107,64 @@ public struct HelpFormatter: Sendable {
     return command.subcommands.isEmpty ? [words] : [words, subcommandForm]
   }
 
-  /// One table row: the label padded to column 27, or alone with the text on the next line.
+  /// One table row: the label padded to column 27, or alone with the text on the next line;
+  /// the text wrapped at the width and continued at column 27.
   private func row(_ label: String, _ text: String) -> [String] {
     let column = 26
     let lead = "  " + label
+    let indent = String(repeating: " ", count: column)
+    let words = text.split(separator: " ").map(String.init)
     if lead.count + 2 <= column {
-      return [lead + String(repeating: " ", count: column - lead.count) + text]
+      return wrap(
+        words, first: lead + String(repeating: " ", count: column - lead.count), rest: indent)
     }
-    return [lead, String(repeating: " ", count: column) + text]
+    return [lead] + wrap(words, first: indent, rest: indent)
+  }
+
+  /// One example, indented two spaces; a long one is split between words outside quotes, each
+  /// line but the last ending with ` \\`, so that it still pastes as one shell command.
+  private func example(_ text: String) -> [String] {
+    let line = "  " + text
+    guard line.count > width else { return [line] }
+    var words: [String] = []
+    var word = ""
+    var quote: Character?
+    for character in text {
+      if character == " " && quote == nil {
+        if !word.isEmpty { words.append(word) }
+        word = ""
+        continue
+      }
+      if character == "\"" || character == "'" {
+        if quote == nil { quote = character } else if quote == character { quote = nil }
+      }
+      word.append(character)
+    }
+    if !word.isEmpty { words.append(word) }
+    var lines: [String] = []
+    var current = "  "
+    var hasWord = false
+    for word in words {
+      // Room for the word and, unless it is the last line, the ` \\` that continues it.
+      if hasWord && current.count + 1 + word.count + 2 > width {
+        lines.append(current + " \\")
+        current = "      "
+        hasWord = false
+      }
+      current += (hasWord ? " " : "") + word
+      hasWord = true
+    }
+    lines.append(current)
+    return lines
   }
 
   /// Greedy word wrap: the first line starts with `first`, later ones with `rest`.
-  private func wrap(_ words: [String], first: String, rest: String) -> [String] {
+  private func wrap(
+    _ words: [String], first: String, rest: String, separatedFromFirst: Bool = false
+  ) -> [String] {
     var lines: [String] = []
     var line = first
-    var lineHasWord = false
+    var lineHasWord = separatedFromFirst
     for word in words {
       if lineHasWord && line.count + 1 + word.count > width {
         lines.append(line)

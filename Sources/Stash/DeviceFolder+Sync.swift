@@ -133,6 +133,7 @@ extension DeviceFolder {
     } catch {
       report.exportError = StashError(error)
     }
+    recordFinishedTransfers(of: report, in: mirror)
     return report
   }
 

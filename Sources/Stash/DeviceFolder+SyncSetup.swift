@@ -32,6 +32,10 @@ public struct SyncStatus: Sendable {
   public var exportStopped: String?
   /// Why the shared folder cannot be looked at now (unreachable, another account's).
   public var folderProblem: String?
+  /// What is waiting, file by file: ``waiting`` as values.
+  public var waitingFiles: [SharedFileNote] = []
+  /// What the next sync would reject, file by file: ``rejected`` as values.
+  public var rejectedFiles: [SharedFileNote] = []
 }
 
 extension DeviceFolder {
@@ -123,6 +127,8 @@ extension DeviceFolder {
             store, deviceBlobs: blobs)
           status.waiting = survey.waiting.map(\.description)
           status.rejected = survey.rejected.map(\.description)
+          status.waitingFiles = survey.waiting.map(SharedFileNote.init)
+          status.rejectedFiles = survey.rejected.map(SharedFileNote.init)
           status.exportStopped = survey.ownFolder?.description
         } catch {
           status.folderProblem = error.description

@@ -35,6 +35,7 @@ enum CommandRegistry {
     DoctorCommand.self, ExportCommand.self, ImportCommand.self,
     SyncCommand.self, SyncEnableCommand.self, SyncDisableCommand.self, SyncStatusCommand.self,
     SyncNewIdentityCommand.self,
+    SyncVerifyCommand.self, HistoryCommand.self, UndoCommand.self,
   ]
 
   /// The handler for a subcommand path, or `nil` when that command is not implemented yet.

@@ -108,7 +108,7 @@ extension CommandTable {
       stash), 3 busy (another stash holds this device folder), 4 damaged (this device's \
       mirror, or the shared folder's zone.json).
       """,
-    subcommands: [syncEnable, syncDisable, syncStatus, syncNewIdentity],
+    subcommands: [syncEnable, syncDisable, syncStatus, syncNewIdentity, syncVerify],
     examples: ["stash sync", "stash sync --json", "stash sync status"])
 
   static let syncEnable = CommandSpec(
@@ -146,7 +146,10 @@ extension CommandTable {
   static let syncStatus = CommandSpec(
     "status",
     abstract: "Show whether sync is on and what is waiting to be exchanged",
-    examples: ["stash sync status"])
+    discussion: """
+      Shows the digest of this device's inventory (the same on every device that holds the       same records and deletions), the last successful import and export, what waits to       leave this device and what waits for the sync tool, open conflicts, and every other       device seen in the shared folder with when it last wrote.
+      """,
+    examples: ["stash sync status", "stash sync status --json"])
 
   static let conflicts = CommandSpec(
     "conflicts",

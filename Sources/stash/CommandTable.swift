@@ -19,7 +19,8 @@ enum CommandTable {
       shared cloud folder.
 
       Exit status: 0 done, 1 refused (bad input, not found, ambiguous, not enough stock), \
-      2 usage mistake, 3 the folder is busy (another stash is writing it), 4 a damaged store.
+      2 usage mistake, 3 the folder is busy (another stash is writing it), 4 a damaged store, \
+      5 'sync verify' found this device and the shared folder differ.
 
       Environment: STASH_NOW=SECONDS fixes the clock for scripts, in seconds since 1970 \
       written in plain digits (1764441600 or 1764441600.25, the years 1 to 9999); any other \
@@ -36,7 +37,7 @@ enum CommandTable {
     ],
     subcommands: [
       initCommand, add, list, show, consume, restock, delete, edit, duplicate,
-      location, reminder, sync, conflicts, doctor, export, importCommand,
+      location, reminder, sync, conflicts, doctor, export, importCommand, history, undo,
     ],
     requiresSubcommand: true,
     examples: [
@@ -89,8 +90,11 @@ enum CommandTable {
     options: [
       OptionSpec("location", value: "L", help: "Only items kept at this location"),
       OptionSpec.flag("low-stock", help: "Only items at or below their low-stock level"),
+      pendingFilter,
     ],
-    examples: ["stash list", "stash list --location bathroom --low-stock --json"])
+    examples: [
+      "stash list", "stash list --location bathroom --low-stock --json", "stash list --pending",
+    ])
 
   static let show = CommandSpec(
     "show",

@@ -15,6 +15,8 @@ enum ExitStatus {
   static let busy: Int32 = 3
   /// A store (or, for `stash doctor`, a photo) is damaged.
   static let damaged: Int32 = 4
+  /// `stash sync verify`: this device and the shared folder differ.
+  static let differs: Int32 = 5
 }
 
 /// A declared command whose handler is not written yet.

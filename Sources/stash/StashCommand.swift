@@ -46,7 +46,10 @@ enum StashCommand {
 
   /// Runs one command line (the arguments after the tool's name) and returns the exit status.
   static func run(_ arguments: [String], environment: RawEnvironment) -> Int32 {
-    let parser = ArgumentParser(root: CommandTable.root)
+    // Help is wrapped to standard output's width (COLUMNS, the terminal, else 80).
+    let width = TerminalWidth.columns(environment: environment.values)
+    let parser = ArgumentParser(
+      root: CommandTable.root, formatter: HelpFormatter(width: width))
     do {
       switch try parser.parse(arguments) {
       case .help(let text):

@@ -44,7 +44,8 @@ import Testing
         OPTIONS:
           --latitude D            Latitude in degrees
           --radius D              Radius in metres
-          --home DIR              The device folder (default: $STASH_HOME, else $XDG_DATA_HOME/stash, else ~/.local/share/stash)
+          --home DIR              The device folder (default: $STASH_HOME, else $XDG_DATA_HOME/stash, else
+                                  ~/.local/share/stash)
           --json                  Print machine-readable output
           -h, --help              Show help for this command
 
@@ -136,5 +137,30 @@ import Testing
   @Test func returnsNoHelpForAnUnknownPath() {
     #expect(ArgumentParser(root: Specs.stash).help(for: ["nope"]) == nil)
     #expect(HelpFormatter().usage(for: ["sync"], in: Specs.stash)?.count == 2)
+  }
+}
+
+@Suite struct HelpWrappingTests {
+  @Test func wrapsRowsAndExamplesAtTheWidthAndKeepsExamplesPastable() throws {
+    let root = CommandSpec(
+      "tool", abstract: "A tool whose overview is long enough to need a second line here",
+      options: [
+        OptionSpec("colour", help: "One two three four five six seven eight nine ten eleven")
+      ],
+      examples: ["tool --colour \"a long quoted value that stays whole\" --colour b --colour c"])
+    let text = try #require(
+      ArgumentParser(root: root, formatter: HelpFormatter(width: 50)).help(for: []))
+    for line in text.split(separator: "\n") { #expect(line.count <= 50, "\(line)") }
+    #expect(
+      text.hasPrefix(
+        "OVERVIEW: A tool whose overview is long enough to\n          need a second line here\n"))
+    #expect(
+      text.contains(
+        "  --colour TEXT           One two three four five\n"
+          + "                          six seven eight nine ten\n"))
+    #expect(
+      text.contains(
+        "  tool --colour \\\n      \"a long quoted value that stays whole\" \\\n"
+          + "      --colour b --colour c"))
   }
 }

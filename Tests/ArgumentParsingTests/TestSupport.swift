@@ -176,7 +176,8 @@ enum Golden {
       <N>                     How many were used (default 1)
 
     OPTIONS:
-      --home DIR              The device folder (default: $STASH_HOME, else $XDG_DATA_HOME/stash, else ~/.local/share/stash)
+      --home DIR              The device folder (default: $STASH_HOME, else $XDG_DATA_HOME/stash, else
+                              ~/.local/share/stash)
       --json                  Print machine-readable output
       -h, --help              Show help for this command
 

@@ -2,7 +2,7 @@ import ArgumentParsing
 import Stash
 import StashModel
 
-/// `stash list [--location L] [--low-stock] [--json]`
+/// `stash list [--location L] [--low-stock] [--pending] [--json]`
 enum ListCommand: StashHandler {
   static let path = ["list"]
 
@@ -16,6 +16,10 @@ enum ListCommand: StashHandler {
       items = items.filter { $0.locationID == location.id }
     }
     if arguments.flag("low-stock") { items = items.filter(\.isLowOnStock) }
+    if arguments.flag("pending") {
+      let pending = Set(device.pendingRecords().filter { $0.model == "item" }.map(\.id))
+      items = items.filter { pending.contains($0.id) }
+    }
     let names = Names(device)
     if session.wantsJSON {
       session.output.json(.array(items.map { RecordJSON.item($0, names: names) }))
@@ -30,6 +34,7 @@ enum ListCommand: StashHandler {
   private static func emptyMessage(
     device: DeviceFolder, place: Location?, arguments: ParsedArguments
   ) -> String {
+    if arguments.flag("pending") { return "Every item's changes have left this device" }
     let low = arguments.flag("low-stock")
     if let place {
       return low ? "Nothing at '\(place.name)' is low on stock" : "No items at '\(place.name)'"

@@ -104,7 +104,7 @@ enum ConflictView {
       "id": .string(conflict.id.rawValue), "model": .string(conflict.key.model),
       "recordID": .string(conflict.key.id.rawValue), "kind": .string(conflict.kind.rawValue),
       "state": .string(conflict.state.rawValue),
-      "noticedAt": .double(conflict.noticedAt.secondsSince1970),
+      "noticedAt": .string(Format.isoTime(conflict.noticedAt)),
       "sides": .array(conflict.sides.map { .object(sideJSON($0, full: false, device: device)) }),
     ])
   }

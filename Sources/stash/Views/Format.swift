@@ -13,11 +13,35 @@ enum Format {
     String(id.rawValue.prefix(8))
   }
 
-  /// A moment in UTC, such as `2025-11-29T18:40:00Z`.
+  /// A moment for a person, in the local time zone (`TZ`), with its offset:
+  /// `2025-11-29 19:40:00 +01:00`, or `2025-11-29 18:40:00 +00:00` in UTC. Whole seconds:
+  /// the exact value is in `--json`.
   static func time(_ timestamp: Timestamp) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.calendar = Calendar(identifier: .gregorian)
+    formatter.timeZone = TimeZone.current
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss xxx"
+    return formatter.string(from: timestamp.date)
+  }
+
+  /// `time(_:)`, or `-` for no time.
+  static func time(_ timestamp: Timestamp?) -> String {
+    timestamp.map { time($0) } ?? "-"
+  }
+
+  /// A moment in JSON outputs that is not a record field: an ISO-8601 string in UTC with
+  /// milliseconds, such as `2025-11-29T18:40:00.000Z` (record fields stay exactly as stored).
+  static func isoTime(_ timestamp: Timestamp) -> String {
     let formatter = ISO8601DateFormatter()
     formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     return formatter.string(from: timestamp.date)
+  }
+
+  /// ``isoTime(_:)`` as a JSON value, `null` for no time.
+  static func isoTime(_ timestamp: Timestamp?) -> JSONValue {
+    timestamp.map { .string(isoTime($0)) } ?? .null
   }
 
   /// A number without a pointless `.0`: `150`, `52.3702`.

@@ -83,7 +83,9 @@ struct FuzzCatalog: Sendable {
     do {
       outcome = try BoundedProcess.run(
         CLI.binary.path, arguments: (path + ["--help"]).map { Array($0.utf8) },
-        environment: [Array("PATH=/usr/bin:/bin".utf8)], scratch: NSTemporaryDirectory(),
+        // Wide enough that no help row wraps (continuation lines are skipped anyway).
+        environment: [Array("PATH=/usr/bin:/bin".utf8), Array("COLUMNS=1000".utf8)],
+        scratch: NSTemporaryDirectory(),
         timeout: 60)
     } catch {
       throw CatalogError(description: "\(error); run 'swift build' first")
@@ -119,7 +121,7 @@ struct FuzzCatalog: Sendable {
     for section in sections {
       let rows = section.split(separator: "\n").dropFirst().map(String.init)
       if section.hasPrefix("OPTIONS:") {
-        for row in rows where row.hasPrefix("  --") {
+        for row in rows where row.hasPrefix("  --") {  // a wrapped row goes on at column 27
           let label = row.dropFirst(2).components(separatedBy: "  ")[0]
           let parts = label.split(separator: " ", maxSplits: 1).map(String.init)
           let name = String(parts[0].dropFirst(2))
@@ -129,7 +131,9 @@ struct FuzzCatalog: Sendable {
             Option(name: name, placeholder: parts.count > 1 ? parts[1] : nil, isRequired: required))
         }
       } else if section.hasPrefix("SUBCOMMANDS:") {
-        command.subcommands = rows.map { String($0.dropFirst(2).split(separator: " ")[0]) }
+        command.subcommands = rows.filter { !$0.hasPrefix("   ") }.map {
+          String($0.dropFirst(2).split(separator: " ")[0])
+        }
       }
     }
     return command

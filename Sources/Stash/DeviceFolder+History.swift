@@ -1,0 +1,203 @@
+import JSONLines
+import LocalStore
+public import MirrorStore
+public import StashModel
+
+/// One field of a record that a change set, from what to what.
+public struct FieldChange: Hashable, Sendable {
+  /// The field's name.
+  public let field: String
+  /// Its value before (`nil` where the record did not exist).
+  public let before: FieldValue?
+  /// Its value after (`nil` for a deletion).
+  public let after: FieldValue?
+}
+
+/// One version of a record, as `stash history` shows it.
+public struct HistoryEvent: Hashable, Sendable {
+  /// What kind of change it was.
+  public enum Kind: String, Hashable, Sendable {
+    /// The first version.
+    case created
+    /// Fields changed.
+    case edited
+    /// Deleted (a tombstone).
+    case deleted
+    /// Concurrent stock moves added up (a version with several parents).
+    case merged
+    /// A conflict resolved: a person chose this version.
+    case resolved
+  }
+
+  /// What kind of change it was.
+  public let kind: Kind
+  /// The device that made it.
+  public let author: DeviceID?
+  /// When (the version's authoring time; for a change not synced yet, the record's
+  /// `updatedAt` or the deletion's time).
+  public let at: Timestamp
+  /// The fields it changed, in schema order (`updatedAt` left out).
+  public let changes: [FieldChange]
+  /// The snapshot's hash.
+  public let hash: SnapshotHash
+  /// Its version in the mirror, or `nil` for a change only in this device's store (not
+  /// synced yet, or sync is off).
+  public let version: VersionID?
+  /// The record after the change (`nil` for a deletion).
+  public let record: Record?
+
+  /// ``version`` as 64 hexadecimal digits.
+  public var versionHex: String? { version?.hex }
+}
+
+extension DeviceFolder {
+  /// Every version of a record, oldest first: the mirror's version graph (every device's
+  /// versions it has seen, with their authors), then what only this device's store holds (a
+  /// change not synced yet, or everything when sync is off), read from its log.
+  ///
+  /// - Parameters:
+  ///   - text: An id, id prefix or exact name of a live record; or the id of a deleted one.
+  ///   - model: The record's model.
+  /// - Returns: The record's key and its events.
+  /// - Throws: ``StashError`` when nothing matches, or the store file cannot be read.
+  public func history(
+    of text: String, model: String = "item"
+  ) throws(StashError) -> (key: RecordKey, events: [HistoryEvent]) {
+    let key = try historyKey(text, model: model)
+    let graph = mirror.store?.content.versions[key] ?? [:]
+    var events = [HistoryEvent]()
+    let conflicts = content.map { Array($0.conflicts.values) } ?? []
+    let resolved = Set(
+      conflicts.compactMap { conflict in
+        conflict.key == key ? conflict.resolution?.result : nil
+      })
+    let ordered = graph.values.sorted {
+      ($0.generation, $0.authoredAt, $0.id) < ($1.generation, $1.authoredAt, $1.id)
+    }
+    var mirrorHashes = Set<SnapshotHash>()
+    for version in ordered {
+      mirrorHashes.insert(version.hash)
+      let parents = version.parents.compactMap { graph[$0] }
+      let main = parents.max { ($0.generation, $0.id) < ($1.generation, $1.id) }
+      let kind: HistoryEvent.Kind
+      if version.snapshot.isTombstone {
+        kind = .deleted
+      } else if resolved.contains(version.hash) {
+        kind = .resolved
+      } else if version.parents.count > 1 {
+        kind = .merged
+      } else {
+        kind = main == nil && version.parents.isEmpty ? .created : .edited
+      }
+      events.append(
+        HistoryEvent(
+          kind: kind, author: version.author, at: version.authoredAt,
+          changes: Self.changes(from: main?.snapshot.record, to: version.snapshot.record),
+          hash: version.hash, version: version.id, record: version.snapshot.record))
+    }
+    var previous = ordered.last?.snapshot.record
+    var last: SnapshotHash?
+    for entry in try localHistory(of: key) {
+      let hash = entry.record?.snapshotHash ?? entry.tombstone?.hash
+      // A save that rewrote the same version (a compaction, a copy to the mirror) is no change.
+      defer { if let hash { last = hash } }
+      if hash == last { continue }
+      if let record = entry.record, !mirrorHashes.contains(record.snapshotHash) {
+        events.append(
+          HistoryEvent(
+            kind: previous == nil ? .created : .edited, author: deviceID,
+            at: Self.updatedAt(of: record),
+            changes: Self.changes(from: previous, to: record), hash: record.snapshotHash,
+            version: nil, record: record))
+      } else if let tombstone = entry.tombstone, !mirrorHashes.contains(tombstone.hash) {
+        events.append(
+          HistoryEvent(
+            kind: .deleted, author: deviceID, at: tombstone.deletedAt,
+            changes: Self.changes(from: previous, to: nil), hash: tombstone.hash, version: nil,
+            record: nil))
+      }
+      if let record = entry.record { previous = record }
+    }
+    return (key, events)
+  }
+
+  /// The record `text` names: a live one (id, prefix or name), else a deleted one by id or id
+  /// prefix (from a tombstone here or a version in the mirror).
+  func historyKey(_ text: String, model: String) throws(StashError) -> RecordKey {
+    if let content, let row = try? find(text, model: model, in: content) {
+      return row.record.key
+    }
+    let lowered = text.lowercased()
+    var keys = Set(content?.tombstones.keys.filter { $0.model == model } ?? [])
+    if let mirror = mirror.store?.content {
+      keys.formUnion(mirror.keys.filter { $0.model == model })
+    }
+    var matches = keys.filter {
+      $0.id.rawValue == lowered || (lowered.count >= 4 && $0.id.rawValue.hasPrefix(lowered))
+    }
+    if matches.isEmpty, let mirror = mirror.store?.content {
+      // A deleted record by a name one of its versions had (the item used up and deleted).
+      matches = keys.filter { key in
+        content?.row(for: key) == nil
+          && (mirror.versions[key]?.values.contains { version in
+            guard case .string(let name)? = version.snapshot.record?[field: "name"] else {
+              return false
+            }
+            return name.lowercased() == lowered
+          } ?? false)
+      }
+    }
+    if matches.count == 1 { return matches.first! }
+    if matches.count > 1 {
+      throw .refused("'\(text)' matches \(matches.count) \(model)s; give more of the id")
+    }
+    if let content { _ = try find(text, model: model, in: content) }  // the usual message
+    throw .refused("No \(model) named '\(text)'; the inventory is empty")
+  }
+
+  private func localHistory(of key: RecordKey) throws(StashError) -> [LocalHistoryEntry] {
+    guard let local, local.file.fileExists else { return [] }
+    do {
+      return try local.history(of: key, fileSystem: fileSystem)
+    } catch {
+      throw StashError(error)
+    }
+  }
+
+  /// A record's `updatedAt` (every inventory model has one), or the epoch of 1970.
+  static func updatedAt(of record: Record) -> Timestamp {
+    if case .date(let time)? = record[field: "updatedAt"] { return time }
+    return Timestamp(secondsSince1970: 0)!
+  }
+
+  /// The fields that differ between two versions, in schema order (`updatedAt` and
+  /// device-local fields left out); every field when one side is absent.
+  static func changes(from before: Record?, to after: Record?) -> [FieldChange] {
+    guard let schema = (after ?? before)?.schema else { return [] }
+    var found = [FieldChange]()
+    for (index, field) in schema.fields.enumerated()
+    where !field.isDeviceLocal && field.name != "updatedAt" {
+      let old = before?.values[index]
+      let new = after?.values[index]
+      if (old ?? .none) != (new ?? .none) {
+        found.append(FieldChange(field: field.name, before: old, after: new))
+      }
+    }
+    return found
+  }
+}
+
+extension DeviceFolder {
+  /// A device in words a person knows: "this device", its name (as its segments say), or
+  /// "another device (3f2b8c1e)" while its name is not known here.
+  public func deviceName(_ device: DeviceID?) -> String {
+    guard let device else { return "the shared folder" }
+    if device == deviceID { return "this device" }
+    let peers = mirror.store?.content.peers ?? [:]
+    guard let name = peers[device]?.name else {
+      return "another device (\(device.rawValue.prefix(8)))"
+    }
+    let sameName = peers.values.filter { $0.name == name }.count > 1
+    return sameName ? "\(name) (\(device.rawValue.prefix(8)))" : name
+  }
+}

@@ -1,0 +1,120 @@
+import CloudFolder
+import LocalStore
+public import MirrorStore
+public import StashModel
+
+/// Another device of the shared folder, as `sync status` lists it.
+public struct PeerStatus: Hashable, Sendable {
+  /// Its identity.
+  public let device: DeviceID
+  /// Its name, as its segments say (`nil` until one of its segments was read here).
+  public let name: String?
+  /// When it last wrote a segment this device read.
+  public let wroteAt: Timestamp?
+  /// Segment files in its folder in the shared folder (`nil` when the folder was not read).
+  public let segments: Int?
+}
+
+/// What `sync status` adds to ``SyncStatus``: the digest, the other devices, what has not
+/// left this device, and what the shared folder shows of conflicts.
+public struct SyncOverview: Sendable {
+  /// The digest of this device's inventory.
+  public var digest: InventoryDigest
+  /// Every other device seen in the shared folder (read from its segments, or a folder of
+  /// its own there), by name then id.
+  public var peers: [PeerStatus] = []
+  /// Records whose latest change has not left this device (not in the shared folder yet).
+  public var pendingRecords: [RecordKey] = []
+  /// Records for which the shared folder holds versions written at the same time on several
+  /// devices: every device sees these as a conflict (or a merge) until one is kept. What other
+  /// devices decided, or noticed, is known only once their resolution arrives.
+  public var concurrentInFolder: Int = 0
+}
+
+extension DeviceFolder {
+  /// The digest, the other devices and what waits to leave this device (the shared folder's
+  /// device folders are listed, nothing is written).
+  public func syncOverview() -> SyncOverview {
+    var overview = SyncOverview(digest: digest())
+    overview.pendingRecords = pendingRecords()
+    guard let store = mirror.store else { return overview }
+    let content = store.content
+    var segments = [DeviceID: Int]()
+    if let folder = settings.cloudFolder {
+      let cloud = CloudFolder(root: folder, fileSystem: fileSystem)
+      segments = (try? cloud.deviceSegmentCounts()) ?? [:]
+    }
+    let devices = Set(content.peers.keys).union(segments.keys).subtracting([content.deviceID])
+    overview.peers = devices.map { device in
+      let peer = content.peers[device]
+      return PeerStatus(
+        device: device, name: peer?.name, wroteAt: peer?.wroteAt,
+        segments: settings.cloudFolder == nil ? nil : segments[device] ?? 0)
+    }.sorted { ($0.name ?? "\u{10FFFF}", $0.device) < ($1.name ?? "\u{10FFFF}", $1.device) }
+    overview.concurrentInFolder = content.keys.filter { content.side(for: $0).isConcurrent }.count
+    return overview
+  }
+
+  /// The records with a change that has not left this device: a row or tombstone that differs
+  /// from what this device last agreed on with the mirror (not copied to the mirror yet), or a
+  /// version in the mirror still waiting to be exported. By model then id.
+  public func pendingRecords() -> [RecordKey] {
+    guard let local = content else { return [] }
+    var keys = Set<RecordKey>()
+    let store = mirror.store
+    let bound = store != nil && local.checkpointMirror == store?.storeID
+    for (key, entry) in Self.entries(of: local) {
+      let checkpoint = bound ? local.checkpoints[key] : nil
+      if checkpoint?.hash != entry.hash { keys.insert(key) }
+    }
+    if let store {
+      for ref in store.content.pending { keys.insert(ref.key) }
+    }
+    return keys.sorted()
+  }
+
+  /// Records that this run's import, and its export when it worked, finished now, when
+  /// the transport did not (it writes nothing when there was nothing to read or send), so that
+  /// `sync status` tells the last successful import and export. A frozen clock (`STASH_NOW`)
+  /// that already recorded this time writes nothing. A failed save is not this run's failure:
+  /// it only leaves the older time.
+  func recordFinishedTransfers(of report: SyncRunReport, in mirror: MirrorStore) {
+    let time = clock()
+    let content = mirror.content
+    let importRecorded = report.segmentsRead > 0 || report.versionsImported > 0
+    let exportWorked = report.exportError == nil && report.exportStopped == nil
+    let exportRecorded = report.versionsExported > 0
+    let importDue = !importRecorded && (content.lastImport.map { $0 < time } ?? true)
+    let exportDue =
+      exportWorked && !exportRecorded && (content.lastExport.map { $0 < time } ?? true)
+    guard importDue || exportDue else { return }
+    _ = try? mirror.update { _, transaction in
+      if importDue { transaction.recordTransfer(.import, at: time) }
+      if exportDue { transaction.recordTransfer(.export, at: time) }
+    }
+  }
+}
+
+/// A file in the shared folder that waits or would be rejected, and why.
+public struct SharedFileNote: Hashable, Sendable {
+  /// What it is about.
+  public enum Kind: String, Hashable, Sendable {
+    /// A segment (or part of one) not complete yet, or wrong.
+    case segment
+    /// A record in a segment held back by its photo (not complete yet, or wrong).
+    case photo
+  }
+
+  /// The file, relative to the shared folder.
+  public let file: String
+  /// Whether the segment itself or a photo it needs is the matter.
+  public let kind: Kind
+  /// Why, for a person.
+  public let reason: String
+
+  init(_ rejection: SharedFolderRejection) {
+    file = rejection.segment
+    reason = rejection.reason
+    kind = rejection.reason.contains(" its photo ") ? .photo : .segment
+  }
+}

@@ -1,0 +1,159 @@
+public import StashModel
+
+/// A Merkle-style digest of synced data: per model and overall, over every live record's and
+/// every tombstone's snapshot hash.
+///
+/// Two devices that hold the same records and tombstones get the same digest, whatever the
+/// order they were written in; any difference in any record changes it. The construction is
+/// in `Fixtures/README.md` (section 5), with a golden vector:
+///
+/// ```
+/// leaf    = SHA-256(0x01 'L' u32(len id) id kind(0x00 live, 0x01 tombstone) hash(32))
+/// bucket  = SHA-256(0x01 'B' leaf×n)            leaves whose bucket(id) it is, by id bytes
+/// model   = SHA-256(0x01 'M' u32(len model) model bucket×256)
+/// overall = SHA-256(0x01 'D' (u32(len model) model modelDigest)×m)   models by name
+/// bucket(id) = the first byte of SHA-256(id)
+/// ```
+///
+/// The tree has a fixed shape (256 buckets per model), so a change to one record touches one
+/// leaf, its bucket (1/256 of the model's leaves), the model's 8 KiB of bucket hashes and the
+/// root: ``update(_:to:)`` keeps a digest current at that cost.
+public struct InventoryDigest: Sendable {
+  /// What a digest's leaf says of one record.
+  public struct Entry: Hashable, Sendable {
+    /// Whether it is a tombstone (a deletion) rather than a live record.
+    public let isTombstone: Bool
+    /// The record's snapshot hash, or the tombstone's own hash.
+    public let hash: SnapshotHash
+
+    /// An entry.
+    public init(isTombstone: Bool, hash: SnapshotHash) {
+      self.isTombstone = isTombstone
+      self.hash = hash
+    }
+  }
+
+  /// The number of buckets per model.
+  public static let bucketCount = 256
+
+  private struct ModelTree: Sendable {
+    var leaves: [[String: SHA256Digest]] = Array(repeating: [:], count: bucketCount)
+    var buckets: [SHA256Digest] = Array(repeating: InventoryDigest.emptyBucket, count: bucketCount)
+    var count = 0
+    var root = SHA256Digest.zero
+  }
+
+  private var models: [String: ModelTree] = [:]
+  /// The digest over every model.
+  public private(set) var overall: SHA256Digest = InventoryDigest.emptyOverall
+
+  /// An empty digest (no records, no tombstones).
+  public init() {}
+
+  /// The digest of these entries.
+  public init(_ entries: [RecordKey: Entry]) {
+    for (key, entry) in entries {
+      let bucket = Self.bucket(of: key.id.rawValue)
+      models[key.model, default: ModelTree()].leaves[bucket][key.id.rawValue] = Self.leaf(
+        id: key.id.rawValue, entry: entry)
+    }
+    for model in models.keys {
+      var tree = models[model]!
+      for bucket in 0..<Self.bucketCount where !tree.leaves[bucket].isEmpty {
+        tree.buckets[bucket] = Self.bucketHash(tree.leaves[bucket])
+      }
+      tree.count = tree.leaves.reduce(0) { $0 + $1.count }
+      tree.root = Self.modelHash(model, tree.buckets)
+      models[model] = tree
+    }
+    overall = computeOverall()
+  }
+
+  /// Changes (or, with `nil`, removes) one record's entry, recomputing only its bucket, its
+  /// model's digest and the overall digest.
+  public mutating func update(_ key: RecordKey, to entry: Entry?) {
+    var tree = models[key.model] ?? ModelTree()
+    let id = key.id.rawValue
+    let bucket = Self.bucket(of: id)
+    tree.leaves[bucket][id] = entry.map { Self.leaf(id: id, entry: $0) }
+    tree.buckets[bucket] =
+      tree.leaves[bucket].isEmpty ? Self.emptyBucket : Self.bucketHash(tree.leaves[bucket])
+    tree.count = tree.leaves.reduce(0) { $0 + $1.count }
+    tree.root = Self.modelHash(key.model, tree.buckets)
+    models[key.model] = tree.count == 0 ? nil : tree
+    overall = computeOverall()
+  }
+
+  /// Each model's digest, by model name (only models with at least one entry).
+  public var perModel: [String: SHA256Digest] { models.mapValues(\.root) }
+
+  /// How many entries each model has (live records and tombstones).
+  public var counts: [String: Int] { models.mapValues(\.count) }
+
+  /// Each bucket's hash of a model (256), to narrow a difference down without comparing every
+  /// record; `nil` for a model without entries.
+  public func buckets(of model: String) -> [SHA256Digest]? { models[model]?.buckets }
+
+  // MARK: The construction
+
+  /// The bucket a record id falls in: the first byte of SHA-256 of its UTF-8 bytes.
+  public static func bucket(of id: String) -> Int {
+    Int(SHA256.hash(Array(id.utf8)).bytes[0])
+  }
+
+  /// A leaf: `0x01 'L' u32(len id) id kind hash`.
+  public static func leaf(id: String, entry: Entry) -> SHA256Digest {
+    var bytes: [UInt8] = [0x01, UInt8(ascii: "L")]
+    appendLength(of: id, to: &bytes)
+    bytes.append(entry.isTombstone ? 1 : 0)
+    entry.hash.digest.appendBytes(to: &bytes)
+    return SHA256.hash(bytes)
+  }
+
+  private static func bucketHash(_ leaves: [String: SHA256Digest]) -> SHA256Digest {
+    var hasher = SHA256()
+    hasher.update([0x01, UInt8(ascii: "B")])
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(32 * leaves.count)
+    for id in leaves.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+      leaves[id]!.appendBytes(to: &bytes)
+    }
+    hasher.update(bytes)
+    return hasher.finalize()
+  }
+
+  private static func modelHash(_ model: String, _ buckets: [SHA256Digest]) -> SHA256Digest {
+    var bytes: [UInt8] = [0x01, UInt8(ascii: "M")]
+    bytes.reserveCapacity(2 + 4 + model.utf8.count + 32 * buckets.count)
+    appendLength(of: model, to: &bytes)
+    for bucket in buckets { bucket.appendBytes(to: &bytes) }
+    return SHA256.hash(bytes)
+  }
+
+  private func computeOverall() -> SHA256Digest {
+    var bytes: [UInt8] = [0x01, UInt8(ascii: "D")]
+    for model in models.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+      Self.appendLength(of: model, to: &bytes)
+      models[model]!.root.appendBytes(to: &bytes)
+    }
+    return SHA256.hash(bytes)
+  }
+
+  /// `u32` big-endian length, then the UTF-8 bytes.
+  private static func appendLength(of text: String, to bytes: inout [UInt8]) {
+    let utf8 = Array(text.utf8)
+    let count = UInt32(clamping: utf8.count)
+    for shift in stride(from: 24, through: 0, by: -8) {
+      bytes.append(UInt8(truncatingIfNeeded: count >> UInt32(shift)))
+    }
+    bytes += utf8
+  }
+
+  private static let emptyBucket = SHA256.hash([0x01, UInt8(ascii: "B")])
+  private static let emptyOverall = SHA256.hash([0x01, UInt8(ascii: "D")])
+}
+
+extension SHA256Digest {
+  /// 32 zero bytes (a placeholder, never a digest of anything).
+  static let zero = SHA256Digest(bytes: [UInt8](repeating: 0, count: 32))!
+}

@@ -1,0 +1,141 @@
+import ArgumentParsing
+import Stash
+import StashModel
+
+/// `stash sync status [--json]`: whether sync is on, the digest, what waits on this device and
+/// in the shared folder, conflicts, and every other device seen there.
+enum SyncStatusCommand: StashHandler {
+  static let path = ["sync", "status"]
+
+  static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
+    let device = try session.openForReading()
+    let status = device.syncStatus()
+    let overview = device.syncOverview()
+    if session.wantsJSON {
+      session.output.json(json(status, overview, device: device))
+    } else {
+      session.output.lines(lines(status, overview, device: device, output: session.output))
+    }
+    return ExitStatus.done
+  }
+
+  static func isOn(_ status: SyncStatus) -> Bool {
+    status.entitlementInEffect.opensMirror && status.cloudFolder != nil
+  }
+
+  static func lines(
+    _ status: SyncStatus, _ overview: SyncOverview, device: DeviceFolder, output: Output
+  ) -> [String] {
+    var lines = [
+      "Sync: " + (isOn(status) ? "on" : "off") + " (entitlement in effect: "
+        + "\(status.entitlementInEffect.rawValue))"
+    ]
+    if status.savedEntitlement != status.entitlementInEffect {
+      lines.append("From the next run: \(status.savedEntitlement.rawValue)")
+    }
+    lines.append("This device: \(device.settings.name) (\(device.deviceID?.rawValue ?? "-"))")
+    lines.append("Shared folder: \(status.cloudFolder ?? "-")")
+    switch status.mirror {
+    case .success(let id): lines.append("Mirror: \(id.rawValue)")
+    case .failure(let reason): lines.append("Mirror: - (\(reason.message))")
+    }
+    if let zone = status.zone { lines.append("Zone: \(zone)") }
+    lines.append("Digest: " + DigestView.summary(overview.digest))
+    lines.append("Last import: \(Format.time(status.lastImport))")
+    lines.append("Last export: \(Format.time(status.lastExport))")
+    var pending = "Waiting to export: \(Format.count(overview.pendingRecords.count, "record"))"
+    if status.pendingExports > 0 {
+      pending += " (\(Format.count(status.pendingExports, "version")) in the mirror)"
+    }
+    if !overview.pendingRecords.isEmpty { pending += "; 'stash list --pending' lists them" }
+    lines.append(pending)
+    if let problem = status.folderProblem { lines.append("Shared folder problem: \(problem)") }
+    let segments = status.waitingFiles.filter { $0.kind == .segment }.count
+    let photos = status.waitingFiles.filter { $0.kind == .photo }.count
+    if case .success = status.mirror, status.cloudFolder != nil, status.folderProblem == nil {
+      lines.append(
+        "Waiting for the sync tool: "
+          + (status.waitingFiles.isEmpty
+            ? "nothing"
+            : "\(Format.count(segments, "segment")), \(Format.count(photos, "photo"))"))
+    }
+    for waiting in status.waiting { lines.append("  waiting: \(waiting)") }
+    for rejected in status.rejected { lines.append("Would be rejected: \(rejected)") }
+    if let stopped = status.exportStopped { lines.append("Export stopped: \(stopped)") }
+    lines.append(
+      "Open conflicts here: \(status.openConflicts)"
+        + (status.openConflicts > 0 ? "; 'stash conflicts' lists them" : ""))
+    if case .success = status.mirror {
+      lines.append("Concurrent versions in the shared folder: \(overview.concurrentInFolder)")
+    }
+    if !overview.peers.isEmpty {
+      lines.append("Other devices:")
+      var table = TextTable(headers: ["NAME", "ID", "LAST WROTE", "SEGMENTS"], rightAligned: [3])
+      for peer in overview.peers {
+        table.rows.append([
+          peer.name ?? "-", String(peer.device.rawValue.prefix(8)), Format.time(peer.wroteAt),
+          peer.segments.map { "\($0)" } ?? "-",
+        ])
+      }
+      let rendered = table.render()
+      lines += ["  " + output.heading(rendered[0])] + rendered.dropFirst().map { "  " + $0 }
+    }
+    return lines
+  }
+
+  static func json(
+    _ status: SyncStatus, _ overview: SyncOverview, device: DeviceFolder
+  ) -> JSONObject {
+    var mirror: JSONValue = .null
+    var mirrorState = "open"
+    var mirrorProblem: JSONValue = .null
+    switch status.mirror {
+    case .success(let id): mirror = .string(id.rawValue)
+    case .failure(let reason):
+      mirrorProblem = .string(reason.message)
+      mirrorState = reason.category == .damaged ? "unavailable" : "not-entitled"
+    }
+    return [
+      "on": .bool(isOn(status)),
+      "device": .object([
+        "id": device.deviceID.map { .string($0.rawValue) } ?? .null,
+        "name": .string(device.settings.name),
+      ]),
+      "entitlement": .string(status.entitlementInEffect.rawValue),
+      "savedEntitlement": .string(status.savedEntitlement.rawValue),
+      "cloudFolder": status.cloudFolder.map { .string($0) } ?? .null,
+      "mirror": mirror,
+      "mirrorState": .string(mirrorState),
+      "mirrorProblem": mirrorProblem,
+      "zone": status.zone.map { .string($0) } ?? .null,
+      "digest": DigestView.json(overview.digest),
+      "lastImport": Format.isoTime(status.lastImport),
+      "lastExport": Format.isoTime(status.lastExport),
+      "pendingExports": .integer(Int64(status.pendingExports)),
+      "pendingRecords": .integer(Int64(overview.pendingRecords.count)),
+      "waiting": .array(status.waitingFiles.map(note)),
+      "rejected": .array(status.rejectedFiles.map(note)),
+      "exportStopped": status.exportStopped.map { .string($0) } ?? .null,
+      "folderProblem": status.folderProblem.map { .string($0) } ?? .null,
+      "openConflicts": .integer(Int64(status.openConflicts)),
+      "concurrentInFolder": .integer(Int64(overview.concurrentInFolder)),
+      "devices": .array(
+        overview.peers.map { peer in
+          .object([
+            "id": .string(peer.device.rawValue),
+            "name": peer.name.map { .string($0) } ?? .null,
+            "lastWrote": Format.isoTime(peer.wroteAt),
+            "segments": peer.segments.map { .integer(Int64($0)) } ?? .null,
+          ])
+        }),
+    ]
+  }
+
+  /// `{"file", "kind": "segment"|"photo", "reason"}`.
+  static func note(_ note: SharedFileNote) -> JSONValue {
+    .object([
+      "file": .string(note.file), "kind": .string(note.kind.rawValue),
+      "reason": .string(note.reason),
+    ])
+  }
+}
