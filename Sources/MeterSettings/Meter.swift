@@ -53,7 +53,7 @@ public struct Meter: RecordConvertible, Hashable {
       FieldSpec("leaseExpiresAt", .optional(.date)),
       FieldSpec("peripheralCache", .optional(.string), deviceLocal: true),
       FieldSpec("updatedAt", .date),
-    ], changeTime: "updatedAt",
+    ], changeTime: "updatedAt", candidateKey: "macAddress",
     validate: { (record) throws(ModelError) in try Meter(record: record).validate() })
 
   /// The record id: derived from the MAC address.
