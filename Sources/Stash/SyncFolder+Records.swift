@@ -133,3 +133,35 @@ extension SyncFolder {
       hint: .repair)
   }
 }
+
+extension SyncFolder {
+  /// Saves records once per `step` (a legacy import, a one-time fix): all of them and the mark
+  /// that `step` is done, in one transaction; nothing when it was done before.
+  ///
+  /// - Parameters:
+  ///   - records: The records; each replaces the live row of its id or is added.
+  ///   - step: The step's name, kept in the device's settings (``DeviceSettings/stepsDone``).
+  /// - Returns: Whether the step ran now (`false` when it had run before).
+  /// - Throws: ``StashError`` when a record fails its checks (nothing is saved then) or the
+  ///   save fails.
+  @discardableResult
+  public func saveOnce(_ records: [Record], step: String) throws(StashError) -> Bool {
+    if settings.stepsDone.contains(step) { return false }
+    for record in records { try check(record) }
+    return try save("the step '\(step)'") { content, transaction in
+      guard !content.settings.stepsDone.contains(step) else { return false }
+      for record in records {
+        let rows = content.rows(for: record.key)
+        switch rows.count {
+        case 0: try transaction.insert(record)
+        case 1: try transaction.replace(rows[0].row, with: record)
+        default: throw Self.duplicateRows(rows.count, of: record.key)
+        }
+      }
+      var settings = content.settings
+      settings.stepsDone.insert(step)
+      transaction.setSettings(settings)
+      return true
+    }
+  }
+}
