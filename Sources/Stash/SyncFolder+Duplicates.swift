@@ -53,7 +53,7 @@ extension SyncFolder {
   /// The winner is the row that matches this device's checkpoint, else the most recently
   /// changed, else the one with the most fields filled, else the smallest id (so every
   /// device picks the same one). Everything is one transaction, with the mark that this
-  /// version ran.
+  /// version ran; a repair that finds nothing writes nothing.
   ///
   /// - Returns: What was done.
   /// - Throws: ``StashError`` when the save fails.
@@ -112,6 +112,9 @@ extension SyncFolder {
           result.recordsDeleted.append(other.record.key)
         }
       }
+      // Nothing found: nothing is written (not even the mark), so a repair with nothing to
+      // do changes no byte; the next one looks again.
+      if result.rowsRemoved == 0 && result.recordsDeleted.isEmpty { return result }
       var settings = content.settings
       settings.stepsDone.insert(step)
       transaction.setSettings(settings)
