@@ -14,6 +14,8 @@ let package = Package(
     .library(name: "Stash", targets: ["Stash"]),
     .executable(name: "stash", targets: ["stash"]),
     .executable(name: "stash-bench", targets: ["StashBench"]),
+    .library(name: "MeterSettings", targets: ["MeterSettings"]),
+    .executable(name: "stash-meters", targets: ["StashMeters"]),
   ],
   targets: [
     // Records, schemas, canonical snapshots, SHA-256, CRC-32 and our JSON reader/writer.
@@ -43,6 +45,11 @@ let package = Package(
       name: "StashBench",
       dependencies: ["StashModel", "JSONLines", "LocalStore", "MirrorStore", "Reconciler", "Stash"]),
 
+    // Seed 000's meter settings: a second schema on the generic SyncFolder, and its example
+    // tool (`stash-meters`).
+    .target(name: "MeterSettings", dependencies: ["Stash", "StashModel"]),
+    .executableTarget(name: "StashMeters", dependencies: ["MeterSettings", "Stash", "StashModel"]),
+
     // Helpers shared by the tests: temporary folders, seeded randomness, fixtures.
     .target(name: "StashTestSupport", dependencies: ["StashModel", "MirrorStore", "JSONLines"]),
     // Test-only: a seeded two-device workload for the crash and fault tests, and the child
@@ -67,6 +74,9 @@ let package = Package(
       name: "CloudFolderTests",
       dependencies: ["CloudFolder", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport"]),
     .testTarget(name: "StashTests", dependencies: ["Stash", "LocalStore", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport", "StashWorkload"]),
+    .testTarget(
+      name: "MeterSettingsTests",
+      dependencies: ["MeterSettings", "Stash", "StashModel", "StashTestSupport"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "StashTestSupport"]),
     // Runs the built `stash` binary as a person would; LocalStore and JSONLines only seed
     // fixtures (a conflict) and hold the folder's lock, MirrorStore reads what reached a mirror.

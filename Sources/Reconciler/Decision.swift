@@ -19,6 +19,9 @@ public enum TableRow: String, Hashable, Sendable, CaseIterable, Comparable {
   case deletedHereEditedThere = "10"
   case deletionToLocal = "11"
   case editedHereDeletedThere = "12"
+  /// A record created again here after a deletion both sides agreed on (the same derived
+  /// id): a later edit of the same history, copied over the tombstone.
+  case recreatedHere = "12b"
   case bothDeleted = "13"
   case deletionTravels = "14"
   case keepMirrorTombstone = "15"

@@ -124,6 +124,16 @@ public enum DecisionTable {
           .deletionToLocal,
           [.deleteLocal(mt)] + checkpoint(.tombstone(mt.hash), over: c) + [.settleConflicts])
       }
+      if c == .tombstone(mt.hash) {
+        // 12b: created again here after a deletion both sides agreed on (a derived id, such
+        // as a meter paired again): the mirror has not moved since, so only this side did.
+        return Decision(
+          .recreatedHere,
+          [
+            .removeLocalTombstone,
+            .copyToMirror(.record(l.record), parents: situation.mirror.leafIDs),
+          ] + checkpoint(.record(l.hash), over: c) + [.settleConflicts])
+      }
       // 12: edited here, deleted there: the edited row stays, both are kept.
       return Decision(
         .editedHereDeletedThere,

@@ -24,12 +24,19 @@ public struct Reconciler: Sendable {
   /// How concurrent live sides merge (DESIGN's counter rule, unless a test weakens it).
   public let merge: CounterMerge.Strategy
 
-  /// A reconciler for the two stores of one device folder (they must share one lock).
+  /// A reconciler for the two stores of one device folder.
+  ///
+  /// - Throws: ``WiringError`` when the stores do not belong together: they must share one
+  ///   lock (the folder's), and the mirror must be this device's.
   public init(
     local: LocalStore, mirror: MirrorStore, clock: @escaping @Sendable () -> Timestamp,
     merge: @escaping CounterMerge.Strategy = CounterMerge.merge
-  ) {
-    precondition(local.lock === mirror.file.lock, "both stores must share the folder's lock")
+  ) throws(WiringError) {
+    guard local.lock === mirror.file.lock else {
+      throw WiringError(
+        "The local store '\(local.path)' and the mirror '\(mirror.file.path)' are opened with "
+          + "separate locks; open both with the one lock of their folder")
+    }
     self.local = local
     self.mirror = mirror
     self.clock = clock

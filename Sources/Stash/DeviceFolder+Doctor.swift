@@ -47,7 +47,7 @@ extension DeviceFolder {
         device = try DeviceFolder.open(at: home, options: options)
       } catch {
         if error.category == .busy { throw error }
-        let hint = "; 'stash doctor' shows what is wrong"
+        let hint = "; examine the folder to see what is wrong"
         let message =
           error.message.hasSuffix(hint) ? String(error.message.dropLast(hint.count)) : error.message
         report.add(.damage, "local store", message)

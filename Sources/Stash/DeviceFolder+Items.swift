@@ -178,16 +178,4 @@ extension DeviceFolder {
       return try view(row.record)
     }
   }
-
-  /// Runs one save of the local store, turning every failure into a ``StashError``.
-  func save<T>(
-    _ action: String, _ body: (LocalContent, inout LocalTransaction) throws -> T
-  ) throws(StashError) -> T {
-    let store = try writableStore()
-    do {
-      return try store.update(action, origin: .user, body)
-    } catch {
-      throw StashError(wrapping: error)
-    }
-  }
 }

@@ -1,5 +1,5 @@
 public import LocalStore
-import StashModel
+public import StashModel
 
 extension DeviceFolder {
   /// Finds one record of `model` by id, unique id prefix (4+ characters), or exact name
@@ -24,8 +24,10 @@ extension DeviceFolder {
       let rows = content.rows(for: key)
       if rows.count == 1 { return rows[0] }
       if rows.count > 1 {
-        throw .refused(
-          "\(rows.count) \(noun)s share the id '\(id)'; 'stash doctor' lists duplicates")
+        throw StashError(
+          .refused,
+          "\(rows.count) \(noun)s share the id '\(id)'; examining the folder lists duplicates",
+          hint: .examine)
       }
     }
     let lowered = text.lowercased()
@@ -47,8 +49,9 @@ extension DeviceFolder {
     case 1:
       return candidates[0]
     case 0:
-      let list = model == "item" ? "stash list" : "stash \(model) list"
-      throw .refused("No \(noun) named '\(text)'; '\(list)' shows what there is")
+      throw StashError(
+        .refused, "No \(noun) named '\(text)'; list the \(noun)s to see what there is",
+        hint: .list(model: model))
     default:
       let names = candidates.prefix(10).map { Self.label(of: $0.record) }.joined(separator: ", ")
       throw .refused(
@@ -63,5 +66,36 @@ extension DeviceFolder {
     if case .string(let text)? = record[field: "name"] { name = text }
     if case .string(let text)? = record[field: "message"] { name = text }
     return "'\(name)' (\(record.id.rawValue.prefix(8)))"
+  }
+}
+
+/// A record as a store row holds it, with the snapshot hash written beside it.
+public struct StoredRecord: Hashable, Sendable {
+  /// The record, with every field (device-local ones too) exactly as stored.
+  public let record: Record
+  /// The snapshot hash stored with the row (it equals `record.snapshotHash` in a sound store).
+  public let hash: SnapshotHash
+
+  /// A stored record.
+  public init(record: Record, hash: SnapshotHash) {
+    self.record = record
+    self.hash = hash
+  }
+}
+
+extension DeviceFolder {
+  /// The row of `model` that `text` names (an id, a unique id prefix, or an exact name).
+  ///
+  /// - Parameters:
+  ///   - text: What the person typed.
+  ///   - model: `item`, `location` or `reminder`.
+  /// - Returns: The record and its stored hash.
+  /// - Throws: ``StashError`` when nothing or several records match.
+  public func storedRecord(_ text: String, model: String) throws(StashError) -> StoredRecord {
+    guard let content else {
+      throw .refused("No \(model) named '\(text)'; there is no inventory yet")
+    }
+    let row = try find(text, model: model, in: content)
+    return StoredRecord(record: row.record, hash: row.hash)
   }
 }

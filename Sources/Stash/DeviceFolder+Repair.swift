@@ -12,7 +12,10 @@ extension DeviceFolder {
   /// - Rows that cannot be trusted (set aside when read, or whose hash does not match) are
   ///   written to `default.store.damaged-rows-<ms>` and removed, in one transaction.
   ///
-  /// Nothing is deleted: every byte set aside is in a side file the report names. Damage
+  /// - Duplicates are merged in place, once per repair version
+  ///   (``SyncFolder/repairDuplicates()``): the winner is updated, only the others are deleted.
+  ///
+  /// Nothing else is deleted: every byte set aside is in a side file the report names. Damage
   /// before a store's last commit is not repaired here (it would mean dropping committed
   /// transactions): the report says so, and the store stays as it is.
   ///
@@ -58,6 +61,16 @@ extension DeviceFolder {
         if let tail = mirror.droppedTail { repairs.append(tail.description) }
       } catch {
         if case .busy = error { throw StashError(error) }
+      }
+    }
+    if (try? files.identity(atPath: storePath)) != nil,
+      let device = try? DeviceFolder.open(at: home, options: writing)
+    {
+      do {
+        repairs += try device.folder.repairDuplicates().summary
+      } catch {
+        if error.category == .busy { throw error }
+        repairs.append("Duplicates were not merged: \(error.message)")
       }
     }
     var report = try examine(at: home, options: options)

@@ -80,17 +80,18 @@ extension DeviceFolder {
     }
   }
 
-  /// Reads and checks an export file (CSV when its name ends in `.csv` or its first line is
-  /// the CSV header, else JSON lines). Nothing is written.
+  /// Reads and checks an export file in `format` (when `nil`: CSV when its name ends in
+  /// `.csv` or its first line is the CSV header, else JSON lines). Nothing is written.
   ///
   /// - Parameters:
   ///   - path: The file: a regular file (a FIFO or a device is refused at once).
+  ///   - format: The file's format, or `nil` to tell it from the name and first line.
   ///   - now: The creation time of items without one.
   /// - Returns: The checked items.
   /// - Throws: ``StashError`` (refused) naming the file and line of the first problem.
-  public static func readImport(at path: String, now: Timestamp) throws(StashError)
-    -> ImportFile
-  {
+  public static func readImport(
+    at path: String, format: TransferFormat? = nil, now: Timestamp
+  ) throws(StashError) -> ImportFile {
     let bytes: [UInt8]
     do throws(InputFile.Problem) {
       bytes = try InputFile.read(
@@ -108,7 +109,8 @@ extension DeviceFolder {
       throw .refused("The file '\(path)' is not UTF-8 text; export it again with 'stash export'")
     }
     let header = CSV.line(csvColumns)
-    let isCSV = path.lowercased().hasSuffix(".csv") || text.hasPrefix(header)
+    let isCSV =
+      format.map { $0 == .csv } ?? (path.lowercased().hasSuffix(".csv") || text.hasPrefix(header))
     let entries = try isCSV ? csvEntries(text, path: path, now: now) : jsonEntries(text, path: path)
     guard !entries.isEmpty else {
       throw .refused("The file '\(path)' holds no items; 'stash export' writes one")

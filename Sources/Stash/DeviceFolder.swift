@@ -1,126 +1,32 @@
-public import Foundation
 public import JSONLines
 public import LocalStore
-public import MirrorStore
 public import StashModel
-import Synchronization
 
-/// One device's folder: its inventory, its mirror (when entitled), and its photos.
+/// One device's inventory: a ``SyncFolder`` opened with the three inventory schemas, and the
+/// typed operations on items, locations and reminders.
 ///
 /// ```swift
 /// let device = try DeviceFolder.open(at: DeviceFolder.defaultHome())
 /// let item = try device.addItem(Item(name: "Koleston 7/1", quantity: 5, createdAt: .now()))
-/// try device.consume(item.id, count: 1)
+/// try device.consume(item.id.rawValue, count: 1)
 /// ```
-/// Opening never fails because of the mirror: a missing, damaged, unreadable or too-new
-/// `cloud.store` is reported in ``mirror`` while the local store opens and accepts edits.
+/// Everything that is not about the inventory's models (sync, its setup, conflicts and their
+/// resolution, the device's settings and identity) is the sync folder's: ``folder``. The most
+/// used of those are repeated here so that inventory code reads as before.
 public final class DeviceFolder: Sendable {
-  /// The folder's path.
-  public let home: String
-  /// The inventory, or `nil` when the folder was opened for reading and has no store yet.
-  public let local: LocalStore?
-  /// The mirror (opened on first use), or why it is not open.
-  ///
-  /// It opens only when the entitlement saved at launch is a subscription, and is created then
-  /// if missing. Its failures are reported here as a value, never thrown, and commands that do
-  /// not sync (a consume) never read `cloud.store` at all.
-  public var mirror: MirrorStatus {
-    mirrorStatus.withLock { status in
-      if let status { return status }
-      let opened = openMirror()
-      status = opened
-      return opened
-    }
-  }
-  /// The photos.
-  public let blobs: BlobStore
-  /// The folder's lock, shared by both stores.
-  public let lock: FolderLock
-  /// The entitlement read when the folder was opened: the one in effect for this process.
-  public let entitlementAtOpen: Entitlement
-  /// The clock (fixed by `STASH_NOW` in scripts and fixtures).
-  public let clock: @Sendable () -> Timestamp
-  /// Where the folder's new identifiers come from (device, stores, copies, imports).
-  public let newIdentifier: @Sendable () -> RecordID
-  let fileSystem: any FileSystem
-  let options: Options
-  /// The mirror once opened (or found unavailable).
-  private let mirrorStatus: Mutex<MirrorStatus?>
+  /// The generic folder the inventory is built on.
+  public let folder: SyncFolder
 
-  /// How to open a device folder.
-  public struct Options: Sendable {
-    /// Create the folder and its store when missing (a command that writes); otherwise a
-    /// missing store reads as empty and nothing is created.
-    public var createIfMissing: Bool
-    /// The name a new device gets (default: the host name).
-    public var deviceName: String?
-    /// How long to wait for another process holding the folder's lock, in seconds.
-    public var lockTimeout: Double
-    /// The clock.
-    public var clock: @Sendable () -> Timestamp
-    /// Where new identifiers come from: random UUIDs, unless a test needs them repeatable.
-    public var newIdentifier: @Sendable () -> RecordID
-    /// The file-system seam.
-    public var fileSystem: any FileSystem
-    /// How the stores are opened. ``Access/reading`` (what reading commands use) never
-    /// changes a store file: what follows a last commit is only reported, a missing mirror is
-    /// not created, and only a save that has something to write takes write access (and then
-    /// sets aside what followed the last commit, saying so through `notices`).
-    public var access: Access
-    /// When saves compact the store files (tests and crash workloads lower the threshold).
-    public var compaction: CompactionPolicy
-    /// Receives what a person should know about the stores as it happens: a damaged last
-    /// commit, damaged rows set aside, a damaged tail moved to a side file.
-    public var notices: @Sendable (StoreNotice) -> Void
+  /// How to open a device folder (the sync folder's options).
+  public typealias Options = SyncFolder.Options
+  /// How the stores of a folder are opened (the sync folder's access).
+  public typealias Access = SyncFolder.Access
 
-    /// Options with the given values.
-    public init(
-      createIfMissing: Bool = true, deviceName: String? = nil, lockTimeout: Double = 3,
-      clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() },
-      newIdentifier: @escaping @Sendable () -> RecordID = { RecordID.make() },
-      fileSystem: any FileSystem = POSIXFileSystem(), access: Access = .writing,
-      compaction: CompactionPolicy = .standard,
-      notices: @escaping @Sendable (StoreNotice) -> Void = { _ in }
-    ) {
-      self.createIfMissing = createIfMissing
-      self.deviceName = deviceName
-      self.lockTimeout = lockTimeout
-      self.clock = clock
-      self.newIdentifier = newIdentifier
-      self.fileSystem = fileSystem
-      self.access = access
-      self.compaction = compaction
-      self.notices = notices
-    }
+  init(folder: SyncFolder) {
+    self.folder = folder
   }
 
-  /// How the stores of a folder are opened (see ``Options/access``).
-  public enum Access: Hashable, Sendable {
-    /// Nothing is changed until a save has something to write.
-    case reading
-    /// The stores are opened for writing at once.
-    case writing
-
-    var store: StoreAccess { self == .reading ? .reading : .writing }
-  }
-
-  private init(
-    home: String, local: LocalStore?, mirror: MirrorStatus?, lock: FolderLock,
-    entitlementAtOpen: Entitlement, options: Options
-  ) {
-    self.home = home
-    self.local = local
-    self.mirrorStatus = Mutex(mirror)
-    self.options = options
-    self.blobs = BlobStore(deviceFolder: home, fileSystem: options.fileSystem)
-    self.lock = lock
-    self.entitlementAtOpen = entitlementAtOpen
-    self.clock = options.clock
-    self.newIdentifier = options.newIdentifier
-    self.fileSystem = options.fileSystem
-  }
-
-  /// Opens a device folder.
+  /// Opens a device folder: a sync folder with ``InventorySchemas``.
   ///
   /// The local store opens (or is created). The mirror opens on first use of ``mirror``, only
   /// when the entitlement saved in the local store is a subscription, and is created then if
@@ -135,84 +41,50 @@ public final class DeviceFolder: Sendable {
   public static func open(at home: String, options: Options = Options()) throws(StashError)
     -> DeviceFolder
   {
-    let lock = FolderLock(
-      folder: home, timeout: options.lockTimeout, fileSystem: options.fileSystem)
-    let schemas = InventorySchemas.registry
-    let storePath = home + "/" + LocalStore.fileName
-    let exists: Bool
-    do {
-      exists = try options.fileSystem.identity(atPath: storePath) != nil
-    } catch {
-      throw StashError(.io(error))
-    }
-    guard exists || options.createIfMissing else {
-      return DeviceFolder(
-        home: home, local: nil, mirror: .notEntitled(.none), lock: lock,
-        entitlementAtOpen: .none, options: options)
-    }
-    let local: LocalStore
-    do {
-      let creation = LocalStore.Creation(
-        deviceID: DeviceID(options.newIdentifier().rawValue)!,
-        deviceName: options.deviceName ?? ProcessInfo.processInfo.hostName, time: options.clock(),
-        storeID: StoreID(options.newIdentifier().rawValue)!)
-      local = try LocalStore.open(
-        folder: home, schemas: schemas, lock: lock, create: creation,
-        access: exists ? options.access.store : .writing, compaction: options.compaction,
-        fileSystem: options.fileSystem)
-    } catch {
-      throw StashError(error)
-    }
-    StoreNotice.watch(local.file, openedWith: local.openReport.tail, tell: options.notices)
-    let entitlement = local.content.settings.entitlement
-    return DeviceFolder(
-      home: home, local: local, mirror: nil, lock: lock, entitlementAtOpen: entitlement,
-      options: options)
+    DeviceFolder(
+      folder: try SyncFolder.open(
+        at: home, registry: InventorySchemas.registry, options: options))
   }
 
-  private func openMirror() -> MirrorStatus {
-    guard let local, entitlementAtOpen.opensMirror else { return .notEntitled(entitlementAtOpen) }
-    do {
-      let store = try MirrorStore.open(
-        folder: home, schemas: local.schemas, lock: lock,
-        create: (local.deviceID, options.clock(), StoreID(options.newIdentifier().rawValue)!),
-        access: options.access.store, compaction: options.compaction,
-        fileSystem: options.fileSystem)
-      StoreNotice.watch(store.file, openedWith: store.droppedTail, tell: options.notices)
-      return .available(store)
-    } catch {
-      return .unavailable(
-        "The mirror '\(home)/\(MirrorStore.fileName)' could not be opened (\(error)); the "
-          + "inventory works as usual and sync is off until it is fixed")
-    }
-  }
+  /// The folder's path.
+  public var home: String { folder.home }
+  /// The inventory, or `nil` when the folder was opened for reading and has no store yet.
+  public var local: LocalStore? { folder.local }
+  /// The mirror (opened on first use), or why it is not open (see ``SyncFolder/mirror``).
+  public var mirror: MirrorStatus { folder.mirror }
+  /// The photos.
+  public var blobs: BlobStore { folder.blobs }
+  /// The folder's lock, shared by both stores.
+  public var lock: FolderLock { folder.lock }
+  /// The entitlement read when the folder was opened: the one in effect for this process.
+  public var entitlementAtOpen: Entitlement { folder.entitlementAtOpen }
+  /// The clock (fixed by `STASH_NOW` in scripts and fixtures).
+  public var clock: @Sendable () -> Timestamp { folder.clock }
+  /// Where the folder's new identifiers come from (device, stores, copies, imports).
+  public var newIdentifier: @Sendable () -> RecordID { folder.newIdentifier }
+  var fileSystem: any FileSystem { folder.fileSystem }
+  var options: Options { folder.options }
+  /// Everything the local store holds (empty when there is no store yet).
+  public var content: LocalContent? { folder.content }
 
-  /// The local store, for an operation that writes.
+  /// The inventory, for an operation that writes.
   ///
   /// - Throws: ``StashError`` when the folder was opened for reading and has no store yet.
   func writableStore() throws(StashError) -> LocalStore {
     guard let local else {
-      throw .refused("The folder '\(home)' has no inventory yet; run 'stash init' first")
+      throw StashError(
+        .refused, "The folder '\(home)' has no inventory yet; create it first", hint: .initialize)
     }
     return local
   }
-
-  /// Everything the local store holds (empty when there is no store yet).
-  public var content: LocalContent? { local?.content }
 }
 
-/// Whether the mirror is open, and why not.
-public enum MirrorStatus: Sendable {
-  /// The saved entitlement does not open the mirror (only a subscription does).
-  case notEntitled(Entitlement)
-  /// The mirror is open.
-  case available(MirrorStore)
-  /// The mirror could not be opened; the reason is for a person. The inventory works anyway.
-  case unavailable(String)
-
-  /// The open mirror, if there is one.
-  public var store: MirrorStore? {
-    if case .available(let store) = self { return store }
-    return nil
+extension DeviceFolder {
+  /// Runs one save of the local store, turning every failure into a ``StashError``.
+  func save<T>(
+    _ action: String, _ body: (LocalContent, inout LocalTransaction) throws -> T
+  ) throws(StashError) -> T {
+    _ = try writableStore()
+    return try folder.save(action, body)
   }
 }

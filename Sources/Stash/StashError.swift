@@ -6,7 +6,9 @@ public import StashModel
 /// A failure a person can act on, with the category that decides the CLI's exit code.
 ///
 /// Messages are in sentence case, name the culprit in single quotes, have no trailing period,
-/// and say what to do.
+/// and say what to do in words that fit any tool embedding the library; the ``hint`` says it
+/// as a structured value, so that a tool can add how it is done there (the `stash` CLI names
+/// its command).
 public struct StashError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What kind of failure this is.
   public enum Category: String, Hashable, Sendable {
@@ -22,11 +24,14 @@ public struct StashError: Error, Hashable, Sendable, CustomStringConvertible {
   public let category: Category
   /// What happened and what to do, for a person.
   public let message: String
+  /// What the person can do about it, for a tool to word as its own commands.
+  public let hint: Hint?
 
   /// A failure.
-  public init(_ category: Category, _ message: String) {
+  public init(_ category: Category, _ message: String, hint: Hint? = nil) {
     self.category = category
     self.message = message
+    self.hint = hint
   }
 
   /// A refusal (exit 1).
@@ -39,7 +44,8 @@ public struct StashError: Error, Hashable, Sendable, CustomStringConvertible {
     switch error {
     case .busy: self.init(.busy, error.description)
     case .damaged, .unsupportedVersion, .wrongFormat:
-      self.init(.damaged, error.description + "; 'stash doctor' shows what is wrong")
+      self.init(
+        .damaged, error.description + "; examine the folder to see what is wrong", hint: .examine)
     case .io, .missing, .alreadyExists, .readOnly, .needsReopening, .cannotUndo, .lineTooLong:
       self.init(.refused, error.description)
     }
@@ -79,4 +85,26 @@ extension LogError {
     if case .busy = self { return true }
     return false
   }
+}
+
+/// Something a person can do about a failure, named for a tool to word as its own command.
+public enum Hint: Hashable, Sendable {
+  /// Create the folder's store first.
+  case initialize
+  /// Turn sync on with a shared folder.
+  case enableSync
+  /// Run sync again.
+  case syncAgain
+  /// Give this device folder an identity of its own.
+  case newIdentity
+  /// Examine the folder (the CLI's `stash doctor`).
+  case examine
+  /// Repair the folder (the CLI's `stash doctor --repair`).
+  case repair
+  /// List the open conflicts.
+  case listConflicts
+  /// List the records of a model.
+  case list(model: String)
+  /// Export the records again with this tool.
+  case export
 }

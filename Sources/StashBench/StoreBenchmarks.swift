@@ -140,7 +140,7 @@ func reconcileBenchmark(_ arguments: [String]) -> Int32 {
       printError("'\(home)' has no mirror; make it with --synced")
       return 1
     }
-    let reconciler = Reconciler(local: local, mirror: mirror, clock: { Timestamp.now() })
+    let reconciler = try Reconciler(local: local, mirror: mirror, clock: { Timestamp.now() })
     try reconciler.reconcile()  // settle what earlier benchmarks changed, untimed
     var idle = [Double]()
     for _ in 0..<5 {

@@ -178,9 +178,12 @@ enum CommandTable {
       """,
     options: [
       OptionSpec(
-        "format", .choice(["csv", "jsonl"]), help: "The output format", isRequired: true)
+        "format", .choice(["csv", "jsonl"]), help: "The output format", isRequired: true),
+      OptionSpec("output", .path, help: "Write to this new file instead of standard output"),
     ],
-    examples: ["stash export --format csv > items.csv"])
+    examples: [
+      "stash export --format csv > items.csv", "stash export --format jsonl --output items.jsonl",
+    ])
 
   static let importCommand = CommandSpec(
     "import",
@@ -191,5 +194,10 @@ enum CommandTable {
       found by name, or created; photos whose bytes are not in this folder are left off.
       """,
     arguments: [ArgumentSpec("FILE", .path, help: "A file written by 'stash export'")],
+    options: [
+      OptionSpec(
+        "format", .choice(["csv", "jsonl"]),
+        help: "The file's format (default: CSV for a '.csv' name or a CSV header, else jsonl)")
+    ],
     examples: ["stash import items.csv", "stash import --home ~/other items.jsonl"])
 }

@@ -46,7 +46,7 @@ enum Failure {
       printError(usage.helpHint)
       return ExitStatus.usage
     case let failure as StashError:
-      printError(failure.message)
+      printError(failure.forPerson)
       switch failure.category {
       case .refused: return ExitStatus.refused
       case .busy: return ExitStatus.busy
@@ -71,5 +71,35 @@ enum Failure {
   /// Prints text this tool wrote itself (help) on standard error, as it is.
   private static func printTrusted(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
+  }
+}
+
+extension StashError {
+  /// The message with its advice worded as this tool's command, when the library gave a
+  /// ``Hint``: the library's last clause (after the last `; `) is replaced.
+  var forPerson: String {
+    guard let hint else { return message }
+    let reason =
+      message.range(of: "; ", options: .backwards).map { String(message[..<$0.lowerBound]) }
+      ?? message
+    return reason + "; " + hint.advice
+  }
+}
+
+extension Hint {
+  /// What to do, as `stash` commands.
+  var advice: String {
+    switch self {
+    case .initialize: "run 'stash init' first"
+    case .enableSync: "'stash sync enable --cloud DIR' turns it on"
+    case .syncAgain: "run 'stash sync' again"
+    case .newIdentity: "run 'stash sync new-identity'"
+    case .examine: "'stash doctor' shows what is wrong"
+    case .repair: "run 'stash doctor --repair'"
+    case .listConflicts: "'stash conflicts' lists the open ones"
+    case .list(let model):
+      "'\(model == "item" ? "stash list" : "stash \(model) list")' shows what there is"
+    case .export: "export it again with 'stash export'"
+    }
   }
 }

@@ -44,7 +44,7 @@ final class TwoStores: Sendable {
 
   /// The reconciler; its clock reads the current time without moving it.
   var reconciler: Reconciler {
-    Reconciler(local: local, mirror: mirror, clock: { [clock] in clock.now }, merge: merge)
+    try! Reconciler(local: local, mirror: mirror, clock: { [clock] in clock.now }, merge: merge)
   }
 
   @discardableResult

@@ -54,7 +54,7 @@ import Testing
       let report = try b.sync()
       #expect(report.versionsImported == 1)
       let failure = try #require(report.passFailure)
-      #expect(failure.contains("the inventory was not changed"), "\(failure)")
+      #expect(failure.contains("the local store was not changed"), "\(failure)")
       #expect(!failure.contains("nothing was changed"))
       #expect(b.items().isEmpty)
       files.clearFaults()

@@ -115,10 +115,13 @@ extension Diagnostic {
 extension DeviceSettings {
   /// The JSON form, as the local store's lines hold it.
   public var json: JSONObject {
-    [
+    var json: JSONObject = [
       "name": .string(name), "entitlement": .string(entitlement.rawValue),
       "cloudFolder": cloudFolder.map { .string($0) } ?? .null,
     ]
+    // Written only once a step is done, so that stores without one read as before.
+    if !stepsDone.isEmpty { json["stepsDone"] = .array(stepsDone.sorted().map { .string($0) }) }
+    return json
   }
 
   public init(json: JSONObject) throws(ModelError) {
@@ -128,6 +131,10 @@ extension DeviceSettings {
     else { throw ModelError("Settings need a 'name' and a known 'entitlement'") }
     var cloudFolder: String?
     if case .string(let text)? = json["cloudFolder"] { cloudFolder = text }
-    self.init(name: name, entitlement: entitlement, cloudFolder: cloudFolder)
+    var steps = Set<String>()
+    if case .array(let names)? = json["stepsDone"] {
+      for case .string(let name) in names { steps.insert(name) }
+    }
+    self.init(name: name, entitlement: entitlement, cloudFolder: cloudFolder, stepsDone: steps)
   }
 }

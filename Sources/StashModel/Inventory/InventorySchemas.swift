@@ -18,7 +18,7 @@ public enum InventorySchemas {
       FieldSpec("barcode", .optional(.string)),
       FieldSpec("createdAt", .date),
       FieldSpec("updatedAt", .date),
-    ], changeTime: "updatedAt",
+    ], changeTime: "updatedAt", candidateKey: "barcode",
     validate: { (record) throws(ModelError) in try Item(record: record).validate() })
 
   /// `location`: a saved place, optionally with coordinates for reminders.

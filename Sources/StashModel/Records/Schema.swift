@@ -36,6 +36,10 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   /// one: concurrent versions that differ only there (and in counters) merge, taking the
   /// latest.
   public let changeTimeIndex: Int?
+  /// The position of the field that names one real thing (an item's barcode, a meter's MAC
+  /// address), if the schema declares one: rows of different ids with one value there are
+  /// duplicates that a repair merges in place.
+  public let candidateKeyIndex: Int?
 
   /// Describes a model.
   ///
@@ -45,11 +49,14 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   ///     side of a copy starts them empty.
   ///   - changeTime: The name of a date field that records when a record last changed
   ///     (`updatedAt`): versions that differ only in it and in their counters merge.
+  ///   - candidateKey: The name of a field that identifies one real thing (see
+  ///     ``candidateKeyIndex``).
   ///   - validate: The model's own checks of a record (see ``validate(_:)``); not part of the
   ///     schema's identity.
   /// - Throws: ``ModelError`` when the description breaks those rules.
   public init(
-    model: String, fields: [FieldSpec], changeTime: String? = nil, validate: Validator? = nil
+    model: String, fields: [FieldSpec], changeTime: String? = nil, candidateKey: String? = nil,
+    validate: Validator? = nil
   ) throws(ModelError) {
     guard !model.isEmpty else { throw ModelError("A schema needs a model name") }
     var index = [String: Int]()
@@ -67,6 +74,11 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
         throw ModelError("The change time of '\(model)' must name one of its date fields")
       }
     }
+    if let candidateKey {
+      guard let position = index[candidateKey], !fields[position].isDeviceLocal else {
+        throw ModelError("The candidate key of '\(model)' must name one of its synced fields")
+      }
+    }
     for field in fields where field.isDeviceLocal && field.type.isCounter {
       throw ModelError("Counter '\(field.name)' of '\(model)' cannot be device-local")
     }
@@ -75,6 +87,7 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
     self.indexByName = index
     self.validator = validate
     self.changeTimeIndex = changeTime.flatMap { index[$0] }
+    self.candidateKeyIndex = candidateKey.flatMap { index[$0] }
   }
 
   /// The positions of the counter fields.

@@ -25,11 +25,18 @@ public struct DeviceSettings: Hashable, Sendable {
   public var entitlement: Entitlement
   /// The shared folder the transport uses, once sync has been set up.
   public var cloudFolder: String?
+  /// The one-time steps done on this device (a duplicate repair of a version, a legacy
+  /// import), by name, so that none runs twice.
+  public var stepsDone: Set<String>
 
   /// Settings with the given values.
-  public init(name: String, entitlement: Entitlement = .none, cloudFolder: String? = nil) {
+  public init(
+    name: String, entitlement: Entitlement = .none, cloudFolder: String? = nil,
+    stepsDone: Set<String> = []
+  ) {
     self.name = name
     self.entitlement = entitlement
     self.cloudFolder = cloudFolder
+    self.stepsDone = stepsDone
   }
 }

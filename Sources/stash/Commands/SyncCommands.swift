@@ -25,7 +25,7 @@ enum SyncCommand: StashHandler {
     }
     // A pass stopped by a damaged store or a busy folder says so the way every command does.
     if let failure = report.passError, failure.category != .refused {
-      Failure.printError(failure.message)
+      Failure.printError(failure.forPerson)
       return failure.category == .damaged ? ExitStatus.damaged : ExitStatus.busy
     }
     return ExitStatus.done
@@ -38,7 +38,7 @@ enum SyncCommand: StashHandler {
     ]
     for waiting in report.waiting { lines.append("Waiting for \(waiting)") }
     for rejected in report.rejectedSegments { lines.append("Rejected \(rejected)") }
-    if let failure = report.passFailure {
+    if let failure = report.passError?.forPerson {
       lines.append(failure)
     } else if report.passRan {
       lines.append(
@@ -67,7 +67,7 @@ enum SyncCommand: StashHandler {
         + (report.exportedSegments.isEmpty
           ? "" : " in " + report.exportedSegments.joined(separator: ", ")))
     if let stopped = report.exportStopped { lines.append("Export stopped: \(stopped)") }
-    if let failure = report.exportFailure { lines.append("Export failed: \(failure)") }
+    if let failure = report.exportError?.forPerson { lines.append("Export failed: \(failure)") }
     for photo in report.photosMissing {
       lines.append("Photo '\(photo.prefix(12))' is missing here; other devices wait for it")
     }
@@ -83,7 +83,7 @@ enum SyncCommand: StashHandler {
       "waiting": .array(report.waiting.map { .string($0) }),
       "gateOpened": .bool(report.gateOpened),
       "reconciled": .bool(report.passRan),
-      "passFailure": text(report.passFailure),
+      "passFailure": text(report.passError?.forPerson),
       "appliedLocally": .integer(Int64(report.appliedLocally)),
       "copiedToMirror": .integer(Int64(report.copiedToMirror)),
       "newConflicts": .array(report.newConflicts.map { .string($0.rawValue) }),
@@ -94,7 +94,7 @@ enum SyncCommand: StashHandler {
       "segment": text(report.exportedSegment),
       "segments": .array(report.exportedSegments.map { .string($0) }),
       "exportStopped": text(report.exportStopped),
-      "exportFailure": text(report.exportFailure),
+      "exportFailure": text(report.exportError?.forPerson),
       "photosMissing": .array(report.photosMissing.map { .string($0) }),
     ]
   }

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Foundation
 import Stash
 import StashModel
 
@@ -8,7 +9,20 @@ enum ExportCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let format = TransferFormat(rawValue: arguments.string("format") ?? "") ?? .jsonl
-    session.output.lines(try session.openForReading().exportItems(as: format))
+    let lines = try session.openForReading().exportItems(as: format)
+    guard let output = arguments.string("output") else {
+      session.output.lines(lines)
+      return ExitStatus.done
+    }
+    // A new file only: an existing one is never overwritten.
+    let bytes = Data(lines.map { $0 + "\n" }.joined().utf8)
+    do {
+      try bytes.write(to: URL(fileURLWithPath: output), options: .withoutOverwriting)
+    } catch {
+      throw StashError.refused(
+        "Cannot write the export to '\(output)' (\(error.localizedDescription)); give a new "
+          + "file in a folder that exists")
+    }
     return ExitStatus.done
   }
 }
@@ -23,7 +37,9 @@ enum ImportCommand: StashHandler {
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let reading = try session.openForReading()
     let file = try DeviceFolder.readImport(
-      at: arguments.positional("FILE") ?? "", now: reading.clock())
+      at: arguments.positional("FILE") ?? "",
+      format: arguments.string("format").flatMap(TransferFormat.init(rawValue:)),
+      now: reading.clock())
     let device = try session.openForWriting(reusing: reading)
     let report = try device.importItems(file)
     if session.wantsJSON {

@@ -43,7 +43,9 @@ struct GoldenRunner {
       ? try MirrorStore.open(
         folder: work.path, schemas: InventorySchemas.registry, lock: lock, fileSystem: files)
       : nil
-    let reconciler = mirror.map { Reconciler(local: local, mirror: $0, clock: { Fixed.now }) }
+    let reconciler = try mirror.map {
+      try Reconciler(local: local, mirror: $0, clock: { Fixed.now })
+    }
     let passReports = LockedBox<[PassReport]>([])
 
     func makeCoordinator(bootstrapFlag: Bool) -> SyncCoordinator? {

@@ -62,7 +62,7 @@ public struct SyncRunReport: Hashable, Sendable {
   public init() {}
 }
 
-extension DeviceFolder {
+extension SyncFolder {
   /// Runs sync once, as "the app becomes active with a network": import, reconcile (if the
   /// import opened the gate), export.
   ///
@@ -85,15 +85,30 @@ extension DeviceFolder {
     do { proof = try lock.acquire() } catch { throw StashError(error) }
     defer { lock.release(proof) }
     let (mirror, cloud) = try syncParts()
-    guard let local else { throw .refused("This device has no inventory yet") }
-    let reconciler = Reconciler(local: local, mirror: mirror, clock: clock)
+    let reconciler = try makeReconciler(mirror)
     let passes = PassReports()
     let coordinator = SyncCoordinator(mirrorStoreID: mirror.storeID) { request in
-      switch request {
-      case .full: passes.add(try reconciler.reconcile())
-      case .keys(let keys): passes.add(try reconciler.reconcile(keys: keys))
-      }
+      try passes.run(request, with: reconciler)
     }
+    return try run(mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes)
+  }
+
+  /// The reconciler of this folder's two stores.
+  func makeReconciler(_ mirror: MirrorStore) throws(StashError) -> Reconciler {
+    guard let local else {
+      throw StashError(.refused, "This device has no store yet", hint: .initialize)
+    }
+    do { return try Reconciler(local: local, mirror: mirror, clock: clock) } catch {
+      throw .refused(error.message)
+    }
+  }
+
+  /// The sync sequence (import, the coordinator's pass, export), under the folder's lock:
+  /// one place for ``sync()`` and for a long-lived ``SyncSession``.
+  func run(
+    mirror: MirrorStore, cloud: CloudFolder, coordinator: SyncCoordinator, passes: PassReports
+  ) throws(StashError) -> SyncRunReport {
+    passes.clear()
     var report = SyncRunReport()
     let post: (MirrorEvent) -> Void = { coordinator.handle($0) }
     do throws(CloudError) {
@@ -112,7 +127,7 @@ extension DeviceFolder {
       report.passError = StashError(
         cause.category,
         "The reconcile pass failed (\(cause.message)): what the import brought is in the "
-          + "mirror, but the inventory was not changed; run 'stash sync' again")
+          + "mirror, but the local store was not changed; sync again", hint: .syncAgain)
     }
     if let pass = passes.last {
       report.passRan = true
@@ -150,17 +165,22 @@ extension DeviceFolder {
     _ text: String, keep choice: ResolutionChoice
   ) throws(StashError) -> SyncConflict {
     let conflict = try self.conflict(text)
-    guard let local else { throw .refused("This device has no inventory yet") }
+    guard let local else {
+      throw StashError(.refused, "This device has no store yet", hint: .initialize)
+    }
     guard let mirror = mirror.store else {
-      throw .refused(
+      throw StashError(
+        .refused,
         "Resolving writes the choice to the mirror, which is not open on this device; "
-          + "turn sync on ('stash sync enable --cloud DIR') and run again")
+          + "turn sync on with a shared folder and run again", hint: .enableSync)
     }
     do {
       return try Reconciler(local: local, mirror: mirror, clock: clock).resolve(
         conflict.id, choice: choice)
     } catch let error as ResolutionError {
       throw .refused(error.description)
+    } catch let error as WiringError {
+      throw .refused(error.message)
     } catch {
       throw StashError(wrapping: error)
     }
@@ -183,10 +203,20 @@ extension StashError {
 }
 
 /// Carries pass reports out of the coordinator's closure.
-private final class PassReports: Sendable {
+final class PassReports: Sendable {
   private let reports = Mutex<[PassReport]>([])
 
   func add(_ report: PassReport) { reports.withLock { $0.append(report) } }
+
+  func clear() { reports.withLock { $0 = [] } }
+
+  /// Runs the pass `request` asks for and keeps its report.
+  func run(_ request: SyncCoordinator.PassRequest, with reconciler: Reconciler) throws {
+    switch request {
+    case .full: add(try reconciler.reconcile())
+    case .keys(let keys): add(try reconciler.reconcile(keys: keys))
+    }
+  }
 
   var last: PassReport? { reports.withLock { $0.last } }
 }

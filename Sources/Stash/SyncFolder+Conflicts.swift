@@ -2,7 +2,7 @@ import LocalStore
 import MirrorStore
 public import StashModel
 
-extension DeviceFolder {
+extension SyncFolder {
   /// Conflicts recorded on this device: the open ones, or all of them; oldest first.
   public func conflicts(includingSettled: Bool = false) -> [SyncConflict] {
     guard let content else { return [] }
@@ -21,7 +21,10 @@ extension DeviceFolder {
     }
     switch matches.count {
     case 1: return matches[0]
-    case 0: throw .refused("No conflict '\(text)'; 'stash conflicts' lists the open ones")
+    case 0:
+      throw StashError(
+        .refused, "No conflict '\(text)'; the open conflicts list shows which there are",
+        hint: .listConflicts)
     default:
       throw .refused(
         "'\(text)' matches \(matches.count) conflicts: "
@@ -39,7 +42,7 @@ public struct FieldDifference: Hashable, Sendable {
   public let values: [FieldValue?]
 }
 
-extension DeviceFolder {
+extension SyncFolder {
   /// Who holds a side of a conflict, in words a person knows: "this device", another device's
   /// name (its host name by default, as its segments say), or "another device (3f2b8c1e)"
   /// when its name is not known yet. Never a bare UUID.

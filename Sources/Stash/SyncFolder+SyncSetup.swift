@@ -38,7 +38,7 @@ public struct SyncStatus: Sendable {
   public var rejectedFiles: [SharedFileNote] = []
 }
 
-extension DeviceFolder {
+extension SyncFolder {
   /// Turns sync on through `cloud` from the next run: records a verified subscription and the
   /// shared folder.
   ///
@@ -159,21 +159,27 @@ extension DeviceFolder {
       if settings.entitlement.opensMirror {
         throw .refused("Sync was turned on after this run started; it works from the next run")
       }
-      throw .refused("Sync is off on this device; 'stash sync enable --cloud DIR' turns it on")
+      throw StashError(
+        .refused, "Sync is off on this device; turn it on with a shared folder",
+        hint: .enableSync)
     case .unavailable(let reason):
       throw StashError(.damaged, reason)
     case .available(let store):
       guard let folder = settings.cloudFolder else {
-        throw .refused("No shared folder is set; 'stash sync enable --cloud DIR' sets one")
+        throw StashError(
+          .refused, "No shared folder is set; turn sync on with one", hint: .enableSync)
       }
       if let overlap = overlap(ofSharedFolder: folder) {
-        throw .refused(
-          overlap + "; nothing was exchanged, 'stash sync enable --cloud' sets another")
+        throw StashError(
+          .refused, overlap + "; nothing was exchanged, turn sync on with another",
+          hint: .enableSync)
       }
       if let local, local.deviceID != store.content.deviceID {
-        throw .refused(
-          "An earlier 'stash sync new-identity' did not finish (the inventory and the mirror "
-            + "name different devices); run 'stash sync new-identity' again")
+        throw StashError(
+          .refused,
+          "An earlier change of this device's identity did not finish (the local store and "
+            + "the mirror name different devices); give it a new identity again",
+          hint: .newIdentity)
       }
       return (store, CloudFolder(root: folder, fileSystem: fileSystem))
     }

@@ -1,7 +1,8 @@
 import LocalStore
+import MirrorStore
 public import StashModel
 
-extension DeviceFolder {
+extension SyncFolder {
   /// This device's settings (defaults when there is no store yet).
   public var settings: DeviceSettings {
     content?.settings ?? DeviceSettings(name: "")
@@ -33,6 +34,37 @@ extension DeviceFolder {
       var settings = content.settings
       change(&settings)
       if settings != content.settings { transaction.setSettings(settings) }
+    }
+  }
+}
+
+extension SyncFolder {
+  /// Runs one save of the local store, turning every failure into a ``StashError``.
+  func save<T>(
+    _ action: String, _ body: (LocalContent, inout LocalTransaction) throws -> T
+  ) throws(StashError) -> T {
+    let store = try writableStore()
+    do {
+      return try store.update(action, origin: .user, body)
+    } catch {
+      throw StashError(wrapping: error)
+    }
+  }
+}
+
+extension SyncFolder {
+  /// Catches up with what another instance (or another process) saved to this folder's
+  /// stores since they were read: rows, conflicts, settings and the mirror's versions.
+  ///
+  /// Reads only; a store that was never written is left as it is.
+  ///
+  /// - Throws: ``StashError`` when a store cannot be read (busy, damaged).
+  public func refresh() throws(StashError) {
+    do {
+      try local?.refresh()
+      try mirror.store?.refresh()
+    } catch {
+      throw StashError(wrapping: error)
     }
   }
 }

@@ -13,7 +13,7 @@ public struct NewIdentityReport: Hashable, Sendable {
   public let versionsToExport: Int
 }
 
-extension DeviceFolder {
+extension SyncFolder {
   /// Gives this device folder a device identity of its own, keeping all its data: the cure for
   /// a folder restored from a backup (or copied) onto a second machine, which syncs as the
   /// same device as the original until then.
@@ -40,9 +40,10 @@ extension DeviceFolder {
     let local = try writableStore()
     guard let mirror = mirror.store else {
       if case .unavailable(let reason) = mirror { throw StashError(.damaged, reason) }
-      throw .refused(
-        "Sync is off on this device, so its identity matters to no other device; "
-          + "'stash sync enable --cloud DIR' turns sync on")
+      throw StashError(
+        .refused,
+        "Sync is off on this device, so its identity matters to no other device; turn sync "
+          + "on with a shared folder first", hint: .enableSync)
     }
     do {
       try local.refresh()
@@ -105,7 +106,7 @@ extension DeviceFolder {
       throw StashError(
         .refused,
         "Could not give '\(store.path)' the new identity (\(StashError(wrapping: error).message));"
-          + " nothing was lost, run 'stash sync new-identity' again")
+          + " nothing was lost, give it a new identity again", hint: .newIdentity)
     }
   }
 }

@@ -1,0 +1,167 @@
+import LocalStore
+public import StashModel
+
+extension SyncFolder {
+  /// The live records of `model`, by id.
+  public func records(of model: String) -> [Record] {
+    guard let content else { return [] }
+    return content.records(of: model).sorted { $0.id < $1.id }
+  }
+
+  /// The live record with `key`, or `nil` (also when several rows share it: see
+  /// ``rows(for:)``).
+  public func record(_ key: RecordKey) -> Record? {
+    guard let rows = content?.rows(for: key), rows.count == 1 else { return nil }
+    return rows[0].record
+  }
+
+  /// Every live value of a type, by id (records that do not read as `T` are left out).
+  public func all<T: RecordConvertible>(_ type: T.Type) -> [T] {
+    records(of: T.schema.model).compactMap { try? T(record: $0) }
+  }
+
+  /// The live value of a type with `id`, or `nil`.
+  public func fetch<T: RecordConvertible>(_ type: T.Type, id: RecordID) -> T? {
+    record(RecordKey(model: T.schema.model, id: id)).flatMap { try? T(record: $0) }
+  }
+
+  /// Saves a value: replaces the live row of its id, or adds one (also after a delete: a
+  /// record id, such as a derived one, may be used again).
+  ///
+  /// - Returns: The value saved.
+  /// - Throws: ``StashError`` when the value fails its schema's checks, its model is not one
+  ///   of this folder's, several rows share its id, or the save fails.
+  @discardableResult
+  public func save<T: RecordConvertible>(_ value: T) throws(StashError) -> T {
+    try save(value.record)
+    return value
+  }
+
+  /// Saves a record (see ``save(_:)-(T)``).
+  ///
+  /// - Throws: ``StashError`` as that does.
+  public func save(_ record: Record) throws(StashError) {
+    try check(record)
+    _ = try save("the \(record.model) '\(record.id)'") { content, transaction in
+      let rows = content.rows(for: record.key)
+      switch rows.count {
+      case 0: try transaction.insert(record)
+      case 1: try transaction.replace(rows[0].row, with: record)
+      default: throw Self.duplicateRows(rows.count, of: record.key)
+      }
+    }
+  }
+
+  /// Changes the live value of a type with `id` in one transaction, against the freshest copy
+  /// under the folder's lock: what `change` reads is what it replaces, so a check it makes
+  /// (a lease that has not expired) cannot be raced by another process.
+  ///
+  /// - Parameters:
+  ///   - type: The type.
+  ///   - id: The record's id.
+  ///   - change: Changes the value; it may throw to refuse (nothing is then written).
+  /// - Returns: The value saved.
+  /// - Throws: ``StashError`` when there is no such record, `change` throws (a ``StashError``
+  ///   as it is, anything else refused), the value fails its checks, or the save fails.
+  @discardableResult
+  public func update<T: RecordConvertible>(
+    _ type: T.Type, id: RecordID, _ change: (inout T) throws -> Void
+  ) throws(StashError) -> T {
+    let key = RecordKey(model: T.schema.model, id: id)
+    return try save("the \(key.model) '\(id)'") { content, transaction in
+      let rows = content.rows(for: key)
+      guard rows.count == 1 else {
+        if rows.isEmpty { throw Self.notFound(key) }
+        throw Self.duplicateRows(rows.count, of: key)
+      }
+      var value = try T(record: rows[0].record)
+      try change(&value)
+      let record = value.record
+      try self.check(record)
+      try transaction.replace(rows[0].row, with: record)
+      return value
+    }
+  }
+
+  /// Deletes the live record with `key`: a tombstone, which travels, and the row's removal, in
+  /// one transaction.
+  ///
+  /// - Returns: The deleted record.
+  /// - Throws: ``StashError`` when there is no such record or the save fails.
+  @discardableResult
+  public func delete(_ key: RecordKey) throws(StashError) -> Record {
+    let now = clock()
+    return try save("the delete of \(key.model) '\(key.id)'") { content, transaction in
+      let rows = content.rows(for: key)
+      guard rows.count == 1 else {
+        if rows.isEmpty { throw Self.notFound(key) }
+        throw Self.duplicateRows(rows.count, of: key)
+      }
+      transaction.delete(rows[0], at: now)
+      return rows[0].record
+    }
+  }
+
+  /// Deletes the live value of a type with `id` (see ``delete(_:)``).
+  ///
+  /// - Throws: ``StashError`` as that does.
+  public func delete<T: RecordConvertible>(_ type: T.Type, id: RecordID) throws(StashError) {
+    try delete(RecordKey(model: T.schema.model, id: id))
+  }
+
+  /// Checks a record as a local edit is checked: its model is one of this folder's, with the
+  /// same fields, and it passes the schema's own checks.
+  func check(_ record: Record) throws(StashError) {
+    guard let known = schemas.schemas[record.model], known == record.schema else {
+      throw .refused(
+        "The model '\(record.model)' is not one this folder was opened with; open it with "
+          + "that schema")
+    }
+    do { try record.schema.validate(record) } catch { throw StashError(error) }
+  }
+
+  static func notFound(_ key: RecordKey) -> StashError {
+    StashError(
+      .refused, "No \(key.model) '\(key.id)'; list the \(key.model)s to see what there is",
+      hint: .list(model: key.model))
+  }
+
+  static func duplicateRows(_ count: Int, of key: RecordKey) -> StashError {
+    StashError(
+      .refused,
+      "\(count) \(key.model)s share the id '\(key.id)'; repair the folder to merge them",
+      hint: .repair)
+  }
+}
+
+extension SyncFolder {
+  /// Saves records once per `step` (a legacy import, a one-time fix): all of them and the mark
+  /// that `step` is done, in one transaction; nothing when it was done before.
+  ///
+  /// - Parameters:
+  ///   - records: The records; each replaces the live row of its id or is added.
+  ///   - step: The step's name, kept in the device's settings (``DeviceSettings/stepsDone``).
+  /// - Returns: Whether the step ran now (`false` when it had run before).
+  /// - Throws: ``StashError`` when a record fails its checks (nothing is saved then) or the
+  ///   save fails.
+  @discardableResult
+  public func saveOnce(_ records: [Record], step: String) throws(StashError) -> Bool {
+    if settings.stepsDone.contains(step) { return false }
+    for record in records { try check(record) }
+    return try save("the step '\(step)'") { content, transaction in
+      guard !content.settings.stepsDone.contains(step) else { return false }
+      for record in records {
+        let rows = content.rows(for: record.key)
+        switch rows.count {
+        case 0: try transaction.insert(record)
+        case 1: try transaction.replace(rows[0].row, with: record)
+        default: throw Self.duplicateRows(rows.count, of: record.key)
+        }
+      }
+      var settings = content.settings
+      settings.stepsDone.insert(step)
+      transaction.setSettings(settings)
+      return true
+    }
+  }
+}

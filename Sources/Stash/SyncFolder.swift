@@ -1,0 +1,242 @@
+public import Foundation
+public import JSONLines
+public import LocalStore
+public import MirrorStore
+public import StashModel
+import Synchronization
+
+/// One device's folder of records of any schema: its local store, its mirror (when entitled),
+/// its blobs, and one ``sync()``.
+///
+/// A tool opens it with its own schemas and gets edits (``save(_:)``, ``delete(_:)``),
+/// conflicts and their resolution, and sync through a shared folder, whatever its models are.
+/// ``DeviceFolder`` is the inventory built on top of it.
+///
+/// ```swift
+/// let folder = try SyncFolder.open(at: path, schemas: [MeterSettings.schema])
+/// try folder.save(meter)
+/// let report = try folder.sync()
+/// ```
+/// Opening never fails because of the mirror: a missing, damaged, unreadable or too-new
+/// `cloud.store` is reported in ``mirror`` while the local store opens and accepts edits.
+public final class SyncFolder: Sendable {
+  /// The folder's path.
+  public let home: String
+  /// The schemas this folder was opened with: every record of both stores is of one of them.
+  public let schemas: SchemaRegistry
+  /// The local store, or `nil` when the folder was opened for reading and has no store yet.
+  public let local: LocalStore?
+  /// The mirror (opened on first use), or why it is not open.
+  ///
+  /// It opens only when the entitlement saved at launch is a subscription, and is created then
+  /// if missing. Its failures are reported here as a value, never thrown, and commands that do
+  /// not sync (a consume) never read `cloud.store` at all.
+  public var mirror: MirrorStatus {
+    mirrorStatus.withLock { status in
+      if let status { return status }
+      let opened = openMirror()
+      status = opened
+      return opened
+    }
+  }
+  /// The photos.
+  public let blobs: BlobStore
+  /// The folder's lock, shared by both stores.
+  public let lock: FolderLock
+  /// The entitlement read when the folder was opened: the one in effect for this process.
+  public let entitlementAtOpen: Entitlement
+  /// The clock (fixed by `STASH_NOW` in scripts and fixtures).
+  public let clock: @Sendable () -> Timestamp
+  /// Where the folder's new identifiers come from (device, stores, copies, imports).
+  public let newIdentifier: @Sendable () -> RecordID
+  let fileSystem: any FileSystem
+  let options: Options
+  /// The mirror once opened (or found unavailable).
+  private let mirrorStatus: Mutex<MirrorStatus?>
+
+  /// How to open a device folder.
+  public struct Options: Sendable {
+    /// Create the folder and its store when missing (a command that writes); otherwise a
+    /// missing store reads as empty and nothing is created.
+    public var createIfMissing: Bool
+    /// The name a new device gets (default: the host name).
+    public var deviceName: String?
+    /// How long to wait for another process holding the folder's lock, in seconds.
+    public var lockTimeout: Double
+    /// The clock.
+    public var clock: @Sendable () -> Timestamp
+    /// Where new identifiers come from: random UUIDs, unless a test needs them repeatable.
+    public var newIdentifier: @Sendable () -> RecordID
+    /// The file-system seam.
+    public var fileSystem: any FileSystem
+    /// How the stores are opened. ``Access/reading`` (what reading commands use) never
+    /// changes a store file: what follows a last commit is only reported, a missing mirror is
+    /// not created, and only a save that has something to write takes write access (and then
+    /// sets aside what followed the last commit, saying so through `notices`).
+    public var access: Access
+    /// When saves compact the store files (tests and crash workloads lower the threshold).
+    public var compaction: CompactionPolicy
+    /// Receives what a person should know about the stores as it happens: a damaged last
+    /// commit, damaged rows set aside, a damaged tail moved to a side file.
+    public var notices: @Sendable (StoreNotice) -> Void
+
+    /// Options with the given values.
+    public init(
+      createIfMissing: Bool = true, deviceName: String? = nil, lockTimeout: Double = 3,
+      clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() },
+      newIdentifier: @escaping @Sendable () -> RecordID = { RecordID.make() },
+      fileSystem: any FileSystem = POSIXFileSystem(), access: Access = .writing,
+      compaction: CompactionPolicy = .standard,
+      notices: @escaping @Sendable (StoreNotice) -> Void = { _ in }
+    ) {
+      self.createIfMissing = createIfMissing
+      self.deviceName = deviceName
+      self.lockTimeout = lockTimeout
+      self.clock = clock
+      self.newIdentifier = newIdentifier
+      self.fileSystem = fileSystem
+      self.access = access
+      self.compaction = compaction
+      self.notices = notices
+    }
+  }
+
+  /// How the stores of a folder are opened (see ``Options/access``).
+  public enum Access: Hashable, Sendable {
+    /// Nothing is changed until a save has something to write.
+    case reading
+    /// The stores are opened for writing at once.
+    case writing
+
+    var store: StoreAccess { self == .reading ? .reading : .writing }
+  }
+
+  private init(
+    home: String, schemas: SchemaRegistry, local: LocalStore?, mirror: MirrorStatus?,
+    lock: FolderLock,
+    entitlementAtOpen: Entitlement, options: Options
+  ) {
+    self.home = home
+    self.schemas = schemas
+    self.local = local
+    self.mirrorStatus = Mutex(mirror)
+    self.options = options
+    self.blobs = BlobStore(deviceFolder: home, fileSystem: options.fileSystem)
+    self.lock = lock
+    self.entitlementAtOpen = entitlementAtOpen
+    self.clock = options.clock
+    self.newIdentifier = options.newIdentifier
+    self.fileSystem = options.fileSystem
+  }
+
+  /// Opens a folder of records of the given schemas.
+  ///
+  /// The local store opens (or is created). The mirror opens on first use of ``mirror``, only
+  /// when the entitlement saved in the local store is a subscription, and is created then if
+  /// missing. Any mirror failure is reported in ``mirror``, never thrown.
+  ///
+  /// - Parameters:
+  ///   - home: The folder.
+  ///   - schemas: The tool's models. A store holding a record of another model is refused as
+  ///     damaged, so a folder is always opened with the schemas it was written with (or more).
+  ///   - options: Creation, naming, lock wait, clock and file system.
+  /// - Returns: The open folder.
+  /// - Throws: ``StashError`` when the local store cannot be opened: busy (another process),
+  ///   damaged or too new, or the folder cannot be created; refused when two schemas share a
+  ///   model name.
+  public static func open(
+    at home: String, schemas: [Schema], options: Options = Options()
+  ) throws(StashError) -> SyncFolder {
+    let registry: SchemaRegistry
+    do { registry = try SchemaRegistry(schemas) } catch { throw StashError(error) }
+    return try open(at: home, registry: registry, options: options)
+  }
+
+  /// Opens a folder with a registry of schemas (see ``open(at:schemas:options:)``).
+  ///
+  /// - Throws: ``StashError`` as ``open(at:schemas:options:)`` does.
+  public static func open(
+    at home: String, registry schemas: SchemaRegistry, options: Options = Options()
+  ) throws(StashError) -> SyncFolder {
+    let lock = FolderLock(
+      folder: home, timeout: options.lockTimeout, fileSystem: options.fileSystem)
+    let storePath = home + "/" + LocalStore.fileName
+    let exists: Bool
+    do {
+      exists = try options.fileSystem.identity(atPath: storePath) != nil
+    } catch {
+      throw StashError(.io(error))
+    }
+    guard exists || options.createIfMissing else {
+      return SyncFolder(
+        home: home, schemas: schemas, local: nil, mirror: .notEntitled(.none), lock: lock,
+        entitlementAtOpen: .none, options: options)
+    }
+    let local: LocalStore
+    do {
+      let creation = LocalStore.Creation(
+        deviceID: DeviceID(options.newIdentifier().rawValue)!,
+        deviceName: options.deviceName ?? ProcessInfo.processInfo.hostName, time: options.clock(),
+        storeID: StoreID(options.newIdentifier().rawValue)!)
+      local = try LocalStore.open(
+        folder: home, schemas: schemas, lock: lock, create: creation,
+        access: exists ? options.access.store : .writing, compaction: options.compaction,
+        fileSystem: options.fileSystem)
+    } catch {
+      throw StashError(error)
+    }
+    StoreNotice.watch(local.file, openedWith: local.openReport.tail, tell: options.notices)
+    let entitlement = local.content.settings.entitlement
+    return SyncFolder(
+      home: home, schemas: schemas, local: local, mirror: nil, lock: lock,
+      entitlementAtOpen: entitlement,
+      options: options)
+  }
+
+  private func openMirror() -> MirrorStatus {
+    guard let local, entitlementAtOpen.opensMirror else { return .notEntitled(entitlementAtOpen) }
+    do {
+      let store = try MirrorStore.open(
+        folder: home, schemas: local.schemas, lock: lock,
+        create: (local.deviceID, options.clock(), StoreID(options.newIdentifier().rawValue)!),
+        access: options.access.store, compaction: options.compaction,
+        fileSystem: options.fileSystem)
+      StoreNotice.watch(store.file, openedWith: store.droppedTail, tell: options.notices)
+      return .available(store)
+    } catch {
+      return .unavailable(
+        "The mirror '\(home)/\(MirrorStore.fileName)' could not be opened (\(error)); the "
+          + "inventory works as usual and sync is off until it is fixed")
+    }
+  }
+
+  /// The local store, for an operation that writes.
+  ///
+  /// - Throws: ``StashError`` when the folder was opened for reading and has no store yet.
+  func writableStore() throws(StashError) -> LocalStore {
+    guard let local else {
+      throw StashError(
+        .refused, "The folder '\(home)' has no store yet; create it first", hint: .initialize)
+    }
+    return local
+  }
+
+  /// Everything the local store holds (empty when there is no store yet).
+  public var content: LocalContent? { local?.content }
+}
+
+/// Whether the mirror is open, and why not.
+public enum MirrorStatus: Sendable {
+  /// The saved entitlement does not open the mirror (only a subscription does).
+  case notEntitled(Entitlement)
+  /// The mirror is open.
+  case available(MirrorStore)
+  /// The mirror could not be opened; the reason is for a person. The inventory works anyway.
+  case unavailable(String)
+
+  /// The open mirror, if there is one.
+  public var store: MirrorStore? {
+    if case .available(let store) = self { return store }
+    return nil
+  }
+}
