@@ -74,9 +74,11 @@ extension Log {
   /// Opens a log whose committed prefix is already known (from an index), replaying only what
   /// follows the prefix.
   ///
-  /// The prefix is checked first (see ``LogPrefix``); `content` then builds the state of the
-  /// prefix (reading the lines it needs with ``operation(at:)``), and every transaction after
-  /// the prefix is handed to `apply`, with the same rules as a full open for a tail.
+  /// The prefix is checked first (see ``LogPrefix``); the transactions after it are read
+  /// (with the same rules as a full open: damage before the last commit throws); `content`
+  /// then builds the state of the prefix, knowing those transactions (reading the lines it
+  /// needs with ``operation(at:)``), and each transaction after the prefix is handed to
+  /// `apply`, in order.
   ///
   /// - Returns: `nil` when the prefix does not describe this file (or `content` declines):
   ///   open it in full instead.
@@ -84,7 +86,7 @@ extension Log {
   public static func open<State>(
     at path: String, resuming prefix: LogPrefix, format: String, supportedVersion: Int,
     recoverTail: Bool, fileSystem: any FileSystem = POSIXFileSystem(),
-    content: (LogHeader, Log) -> State?,
+    content: (LogHeader, Log, [Transaction]) -> State?,
     apply: (inout State, Transaction) throws(LogError) -> Void
   ) throws(LogError) -> (log: Log, state: State, tail: TailReport?)? {
     let descriptor: FileDescriptor
@@ -127,13 +129,17 @@ extension Log {
       else { return nil }
     }
     opened.lastCommit = last.span
-    guard var state = content(header, opened) else { return nil }
+    // The transactions after the prefix are read first, so that `content` knows what they
+    // touch (a record they refer to), and applied after it.
     var scanner = Scanner(
       path: path, start: prefix.end, lastSequence: prefix.lastSequence, lines: prefix.lines,
       expectsHeader: false)
-    try scanner.scan(descriptor, fileSystem: fileSystem) { (transaction) throws(LogError) in
-      try apply(&state, transaction)
+    var transactions = [Transaction]()
+    try scanner.scan(descriptor, fileSystem: fileSystem) { transaction in
+      transactions.append(transaction)
     }
+    guard var state = content(header, opened, transactions) else { return nil }
+    for transaction in transactions { try apply(&state, transaction) }
     opened.committedEnd = scanner.committedEnd
     opened.lastSequence = scanner.lastSequence
     opened.committedLines = scanner.committedLines

@@ -6,7 +6,7 @@ extension LogStore {
   /// the transactions after the prefix.
   ///
   /// The prefix is checked against the file first (``LogPrefix``); `content` builds the
-  /// state of the prefix (usually only the few records a command needs, read through
+  /// state of the prefix, given the transactions that follow it (applied after it returns) (usually only the few records a command needs, read through
   /// ``Log/operation(at:)``, each line checksum-verified and decoded as on a full open). Such
   /// a content says it is not complete (``LogContent/isComplete``): the store then never
   /// compacts or upgrades from it, and reads the whole file before it would.
@@ -18,7 +18,7 @@ extension LogStore {
     path: String, resuming prefix: LogPrefix, lock: FolderLock, context: Content.Context,
     access: StoreAccess = .writing, compaction: CompactionPolicy = .standard,
     fileSystem: any FileSystem = POSIXFileSystem(),
-    content: (LogHeader, Log) -> Content?
+    content: (LogHeader, Log, [Transaction]) -> Content?
   ) throws(LogError) -> (store: LogStore, tail: TailReport?)? {
     let proof = try lock.acquire()
     defer { lock.release(proof) }

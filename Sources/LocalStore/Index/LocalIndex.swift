@@ -36,8 +36,10 @@ struct LocalIndex {
   var settingsLine: LineSpan
   /// The checkpoint binding's line, if there is one.
   var bindingLine: LineSpan?
-  /// The entries, still encoded (a lookup scans them without decoding them all).
+  /// The entries, still encoded (a lookup scans them without decoding them all): the bytes
+  /// of `entries` from `entriesStart` on.
   var entries: [UInt8]
+  var entriesStart = 0
   /// How many entries there are.
   var entryCount: Int
 
@@ -79,7 +81,7 @@ struct LocalIndex {
     body.integer(UInt8(bindingLine == nil ? 0 : 1))
     if let bindingLine { body.span(bindingLine) }
     body.integer(UInt64(entryCount))
-    body.output += entries
+    body.output += entries[entriesStart...]
     var out = ByteWriter()
     out.output = LocalIndex.magic
     out.integer(LocalIndex.version)
@@ -136,7 +138,8 @@ struct LocalIndex {
     self.nextRow = nextRow
     self.settingsLine = settings
     self.bindingLine = binding
-    self.entries = Array(reader.rest)
+    self.entries = bytes
+    self.entriesStart = reader.position
     self.entryCount = Int(count)
   }
 
@@ -160,14 +163,16 @@ struct LocalIndex {
       -> Bool,
     _ body: (Entry) -> Void
   ) -> Bool {
-    entries.withUnsafeBytes { raw in
-      var reader = RawReader(raw)
+    entries.withUnsafeBytes { whole in
+      var reader = RawReader(UnsafeRawBufferPointer(rebasing: whole[entriesStart...]))
+      var names = [UnsafeRawBufferPointer]()
+      names.reserveCapacity(4)
       for _ in 0..<entryCount {
         guard let row: Int64 = reader.integer(), let span = reader.span(),
           let model = reader.bytes(width: 1), let id = reader.bytes(width: 1),
           let count: UInt8 = reader.integer()
         else { return false }
-        var names = [UnsafeRawBufferPointer]()
+        names.removeAll(keepingCapacity: true)
         for _ in 0..<count {
           guard let name = reader.bytes(width: 2) else { return false }
           names.append(name)
@@ -211,11 +216,9 @@ struct ByteWriter {
 /// Reads what ``ByteWriter`` writes from an array, never past its end.
 struct ByteReader {
   private let bytes: [UInt8]
-  private var position = 0
+  private(set) var position = 0
 
   init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-  var rest: ArraySlice<UInt8> { bytes[position...] }
 
   mutating func take(_ count: Int) -> [UInt8]? {
     guard count >= 0, bytes.count - position >= count else { return nil }

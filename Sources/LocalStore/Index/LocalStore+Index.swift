@@ -89,9 +89,10 @@ extension LocalStore {
       let opened = try LogStore<LocalContent>.open(
         path: path, resuming: index.prefix, lock: lock, context: schemas, access: access,
         compaction: compaction, fileSystem: fileSystem
-      ) { header, log in
+      ) { header, log, tail in
         guard header.storeID.rawValue == index.storeID else { return nil }
-        return content(for: focus, from: index, header: header, log: log, schemas: schemas)
+        return content(
+          for: focus, from: index, header: header, log: log, tail: tail, schemas: schemas)
       }
       return opened.map { ($0.store, $0.tail, index) }
     } catch {
@@ -107,9 +108,26 @@ extension LocalStore {
     }
     defer { fileSystem.close(descriptor) }
     guard let identity = try? fileSystem.identity(of: descriptor), identity.kind == .regular,
-      identity.size <= 1 << 30,
-      let bytes = try? fileSystem.read(descriptor, count: Int(identity.size), at: 0)
+      identity.size <= 1 << 30
     else { return nil }
+    let size = Int(identity.size)
+    // Read straight into uninitialised memory: the index may be tens of megabytes.
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+      var total = 0
+      while total < size {
+        let read = try? fileSystem.read(
+          descriptor,
+          into: UnsafeMutableRawBufferPointer(
+            UnsafeMutableBufferPointer(rebasing: buffer[total...])),
+          at: Int64(total))
+        guard let read, read > 0 else { break }
+        total += read
+      }
+      failed = total != size
+      count = total
+    }
+    guard !failed else { return nil }
     return LocalIndex(decoding: bytes)
   }
 
@@ -117,7 +135,7 @@ extension LocalStore {
   /// refer to, each line read through the index and checked; `nil` when a line is not what
   /// the index says.
   private static func content(
-    for focus: Focus, from index: LocalIndex, header: LogHeader, log: Log,
+    for focus: Focus, from index: LocalIndex, header: LogHeader, log: Log, tail: [Transaction],
     schemas: SchemaRegistry
   ) -> LocalContent? {
     var content = LocalContent(header: header, context: schemas)
@@ -175,10 +193,21 @@ extension LocalStore {
       }
       guard found else { return nil }
     }
-    // One hop of references (an item's location), so that a command can name them.
+    // One hop of references (an item's location), so that a command can name them: from
+    // the rows loaded, and from the rows the tail writes (it is applied after this).
     var targets = Set<RecordKey>()
-    for stored in content.rows.values {
-      for (field, value) in zip(stored.record.schema.fields, stored.record.values) {
+    var records = content.rows.values.map(\.record)
+    for transaction in tail {
+      for operation in transaction.operations {
+        if case .putRow(_, let record, _)? = try? content.change(
+          from: operation.object, line: operation.line)
+        {
+          records.append(record)
+        }
+      }
+    }
+    for record in records {
+      for (field, value) in zip(record.schema.fields, record.values) {
         if case .reference(let id) = value, let model = field.type.referencedModel {
           targets.insert(RecordKey(model: model, id: id))
         }
