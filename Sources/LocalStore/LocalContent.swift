@@ -56,6 +56,9 @@ public struct LocalContent: Sendable {
   /// ``LocalStore/Focus``; only those records, and what the file holds after the index's
   /// prefix, are here).
   public internal(set) var isComplete = true
+  /// In a content that is not complete: the rows changed since it was built from the index,
+  /// and their lines (`nil`: removed), so that the index can be brought up to date.
+  var changedSinceIndex: [RowID: LineSpan?] = [:]
   /// How many changes are live (what a compaction would write).
   public var liveChangeCount: Int {
     rows.count + tombstones.count + checkpoints.count + conflicts.count + diagnostics.count
@@ -92,9 +95,15 @@ public struct LocalContent: Sendable {
     applyChange(change)
     guard linesAreKnown else { return }
     switch change {
-    case .putRow(let row, _, _): rowLines[row] = span
-    case .removeRow(let row): rowLines[row] = nil
-    case .damagedRow(let damaged): rowLines[RowID(damaged.row)] = nil
+    case .putRow(let row, _, _):
+      rowLines[row] = span
+      if !isComplete { changedSinceIndex[row] = .some(span) }
+    case .removeRow(let row):
+      rowLines[row] = nil
+      if !isComplete { changedSinceIndex[row] = .some(nil) }
+    case .damagedRow(let damaged):
+      rowLines[RowID(damaged.row)] = nil
+      if !isComplete { changedSinceIndex[RowID(damaged.row)] = .some(nil) }
     case .putSettings: settingsLine = span
     case .bindCheckpoints: bindingLine = span
     default: break

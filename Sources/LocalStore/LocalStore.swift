@@ -98,7 +98,7 @@ public final class LocalStore: Sendable {
     self.file = file
     self.openReport = openReport
     self.indexPolicy = indexPolicy
-    self.indexState = Mutex(IndexState(end: indexEnd, checked: indexChecked))
+    self.indexState = Mutex(IndexState(end: indexEnd, loaded: nil, checked: indexChecked))
   }
 
   /// Opens the store of a device folder, creating it when `create` is given and the file is
@@ -137,9 +137,11 @@ public final class LocalStore: Sendable {
           let tailBytes = file.withLog { log, _ in log.committedEnd - found.prefix.end } ?? 0
           var report = OpenReport(created: false, tail: tail)
           report.index = IndexUse.used(tailBytes: tailBytes)
-          return LocalStore(
+          let store = LocalStore(
             folder: folder, file: file, openReport: report, indexPolicy: index,
             indexEnd: found.prefix.end, indexChecked: true)
+          store.indexState.withLock { $0.loaded = found }
+          return store
         }
       } catch {
         throw .log(error)

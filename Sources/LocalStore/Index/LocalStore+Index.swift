@@ -236,9 +236,18 @@ extension LocalStore {
     let policy = indexPolicy
     var known = indexState.withLock { $0 }
     let built: [UInt8]?? = file.withLog { log, content -> [UInt8]? in
-      guard content.isComplete, content.linesAreKnown, content.damagedRows.isEmpty,
-        content.rows.count >= policy.minimumRows, let settingsLine = content.settingsLine
+      guard content.linesAreKnown, content.damagedRows.isEmpty,
+        let settingsLine = content.settingsLine
       else { return nil }
+      if !content.isComplete {
+        // A focused store: the index it was opened from, with the rows changed since.
+        guard let loaded = known.loaded, let end = known.end,
+          log.committedEnd - end >= policy.rewriteAfterBytes
+        else { return nil }
+        return LocalStore.updatedIndex(
+          loaded, log: log, content: content, settingsLine: settingsLine)?.encoded()
+      }
+      guard content.rows.count >= policy.minimumRows else { return nil }
       if !known.checked {
         // Opened without a focus: whether the index on disk still describes this file.
         known.checked = true
@@ -261,8 +270,63 @@ extension LocalStore {
     if (try? LocalStore.writeDerived(bytes, to: indexPath, fileSystem: file.fileSystemForRepairs))
       != nil, let index = LocalIndex(decoding: bytes)
     {
-      indexState.withLock { $0 = IndexState(end: index.prefix.end, checked: true) }
+      // A focused store goes on from the index it wrote (its changed rows are written again
+      // from its content each time, so the ones already in this index do no harm).
+      indexState.withLock {
+        $0 = IndexState(
+          end: index.prefix.end, loaded: known.loaded == nil ? nil : index, checked: true)
+      }
     }
+  }
+
+  /// `index` with the rows a focused content changed since it was read: the same entries
+  /// for every other row, each changed row's new line (or none, removed).
+  static func updatedIndex(
+    _ index: LocalIndex, log: Log, content: LocalContent, settingsLine: LineSpan
+  ) -> LocalIndex? {
+    var writer = ByteWriter()
+    writer.output.reserveCapacity(index.entries.count - index.entriesStart + 4096)
+    var count = 0
+    var anchors = [LineSpan]()
+    let changed = content.changedSinceIndex
+    let whole = index.forEachEntry(where: { _, _, _ in true }) { entry in
+      guard changed[RowID(entry.row)] == nil else { return }
+      if count % max(1, index.entryCount / 14) == 0 { anchors.append(entry.span) }
+      LocalIndex.append(entry, to: &writer)
+      count += 1
+    }
+    guard whole else { return nil }
+    for (row, span) in changed.sorted(by: { $0.key < $1.key }) {
+      guard let span else { continue }
+      guard let stored = content.rows[row], let entry = entry(for: stored, at: span) else {
+        return nil
+      }
+      LocalIndex.append(entry, to: &writer)
+      count += 1
+    }
+    guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
+    return LocalIndex(
+      storeID: log.header.storeID.rawValue, prefix: prefix, nextRow: content.nextRow.rawValue,
+      settingsLine: settingsLine, bindingLine: content.bindingLine ?? index.bindingLine,
+      entries: writer.output, entryCount: count)
+  }
+
+  /// The entry of a row whose line is at `span`; `nil` when it does not fit the format.
+  static func entry(for stored: StoredRow, at span: LineSpan) -> LocalIndex.Entry? {
+    let record = stored.record
+    var names = [[UInt8]]()
+    for field in ["name", "message"] {
+      if case .string(let text)? = record[field: field] {
+        names.append(LocalIndex.searchForm(text))
+      }
+    }
+    let model = Array(record.model.utf8)
+    let id = Array(record.id.rawValue.utf8)
+    guard model.count <= 255, id.count <= 255, names.allSatisfy({ $0.count <= 65535 }) else {
+      return nil
+    }
+    return LocalIndex.Entry(
+      row: stored.row.rawValue, span: span, model: model, id: id, names: names)
   }
 
   /// The index of a whole content whose lines are known.
@@ -272,23 +336,10 @@ extension LocalStore {
     var anchors = [LineSpan]()
     let step = max(1, content.rows.count / 14)
     for (number, stored) in content.rows.values.enumerated() {
-      guard let span = content.rowLines[stored.row] else { return nil }
+      guard let span = content.rowLines[stored.row], let entry = entry(for: stored, at: span)
+      else { return nil }
       if number % step == 0 { anchors.append(span) }
-      let record = stored.record
-      var names = [[UInt8]]()
-      for field in ["name", "message"] {
-        if case .string(let text)? = record[field: field] {
-          names.append(LocalIndex.searchForm(text))
-        }
-      }
-      let model = Array(record.model.utf8)
-      let id = Array(record.id.rawValue.utf8)
-      guard model.count <= 255, id.count <= 255, names.allSatisfy({ $0.count <= 65535 }) else {
-        return nil
-      }
-      LocalIndex.append(
-        LocalIndex.Entry(row: stored.row.rawValue, span: span, model: model, id: id, names: names),
-        to: &writer)
+      LocalIndex.append(entry, to: &writer)
     }
     guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
     return LocalIndex(
@@ -326,6 +377,8 @@ extension LocalStore {
 /// none that describes the file (or it was not looked at).
 struct IndexState: Sendable {
   var end: Int64?
+  /// The index a focused store was opened from (brought up to date by its saves).
+  var loaded: LocalIndex?
   /// Whether the index on disk was looked at (a store opened without a focus has not).
   var checked: Bool
 }
