@@ -289,12 +289,15 @@ extension LocalStore {
     var count = 0
     var anchors = [LineSpan]()
     let changed = content.changedSinceIndex
-    let whole = index.forEachEntry(where: { _, _, _ in true }) { entry in
-      guard changed[RowID(entry.row)] == nil else { return }
-      if count % max(1, index.entryCount / 14) == 0 { anchors.append(entry.span) }
-      LocalIndex.append(entry, to: &writer)
-      count += 1
-    }
+    let step = max(1, index.entryCount / 14)
+    let whole = index.forEachEntry(
+      where: { _, _, _ in true },
+      { entry in
+        guard changed[RowID(entry.row)] == nil else { return }
+        if count % step == 0 { anchors.append(entry.span) }
+        LocalIndex.append(entry, to: &writer)
+        count += 1
+      })
     guard whole else { return nil }
     for (row, span) in changed.sorted(by: { $0.key < $1.key }) {
       guard let span else { continue }
