@@ -98,7 +98,8 @@ public final class LocalStore: Sendable {
     self.file = file
     self.openReport = openReport
     self.indexPolicy = indexPolicy
-    self.indexState = Mutex(IndexState(end: indexEnd, loaded: nil, checked: indexChecked))
+    self.indexState = Mutex(
+      IndexState(end: indexEnd, inode: nil, loaded: nil, checked: indexChecked))
   }
 
   /// Opens the store of a device folder, creating it when `create` is given and the file is
@@ -140,7 +141,10 @@ public final class LocalStore: Sendable {
           let store = LocalStore(
             folder: folder, file: file, openReport: report, indexPolicy: index,
             indexEnd: found.prefix.end, indexChecked: true)
-          store.indexState.withLock { $0.loaded = found }
+          store.indexState.withLock {
+            $0.loaded = found
+            $0.inode = found.prefix.inode
+          }
           return store
         }
       } catch {

@@ -32,6 +32,9 @@ struct LocalIndex {
   var prefix: LogPrefix
   /// The next unused row number at the end of the prefix.
   var nextRow: Int64
+  /// How many changes a compaction of the prefix would write (a store opened from the index
+  /// uses it to know when the file is due for compaction).
+  var liveChanges: Int64
   /// The settings' line.
   var settingsLine: LineSpan
   /// The checkpoint binding's line, if there is one.
@@ -77,6 +80,7 @@ struct LocalIndex {
       body.integer(probe.checksum)
     }
     body.integer(nextRow)
+    body.integer(liveChanges)
     body.span(settingsLine)
     body.integer(UInt8(bindingLine == nil ? 0 : 1))
     if let bindingLine { body.span(bindingLine) }
@@ -122,7 +126,8 @@ struct LocalIndex {
       guard let span = reader.span(), let crc: UInt32 = reader.integer() else { return nil }
       probes.append(LogPrefix.Probe(span: span, checksum: crc))
     }
-    guard let nextRow: Int64 = reader.integer(), let settings = reader.span(),
+    guard let nextRow: Int64 = reader.integer(), let liveChanges: Int64 = reader.integer(),
+      let settings = reader.span(),
       let hasBinding: UInt8 = reader.integer()
     else { return nil }
     var binding: LineSpan?
@@ -136,6 +141,7 @@ struct LocalIndex {
       device: device, inode: inode, end: end, lastSequence: lastSequence, lines: Int(lines),
       probes: probes)
     self.nextRow = nextRow
+    self.liveChanges = liveChanges
     self.settingsLine = settings
     self.bindingLine = binding
     self.entries = bytes
@@ -144,12 +150,14 @@ struct LocalIndex {
   }
 
   init(
-    storeID: String, prefix: LogPrefix, nextRow: Int64, settingsLine: LineSpan,
-    bindingLine: LineSpan?, entries: [UInt8], entryCount: Int
+    storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
+    settingsLine: LineSpan, bindingLine: LineSpan?, entries: [UInt8], entryCount: Int
   ) {
     self.storeID = storeID
     self.prefix = prefix
     self.nextRow = nextRow
+    self.liveChanges = liveChanges
+    self.liveChanges = liveChanges
     self.settingsLine = settingsLine
     self.bindingLine = bindingLine
     self.entries = entries

@@ -7,6 +7,7 @@ extension LocalStore {
   /// index is missing or far behind (see ``IndexPolicy``). Failing to write it changes
   /// nothing: it is derived.
   func maintainIndex() {
+    compactFocusedStoreIfDue()
     let policy = indexPolicy
     var known = indexState.withLock { $0 }
     let built: [UInt8]?? = file.withLog { log, content -> [UInt8]? in
@@ -31,9 +32,14 @@ extension LocalStore {
           index.storeID == log.header.storeID.rawValue
         {
           known.end = index.prefix.end
+          known.inode = index.prefix.inode
         }
       }
-      if let end = known.end, log.committedEnd - end < policy.rewriteAfterBytes { return nil }
+      if let end = known.end, known.inode == log.describePrefix(anchors: [])?.inode,
+        log.committedEnd - end < policy.rewriteAfterBytes
+      {
+        return nil
+      }
       return LocalStore.buildIndex(log: log, content: content, settingsLine: settingsLine)?
         .encoded()
     }
@@ -48,9 +54,25 @@ extension LocalStore {
       // from its content each time, so the ones already in this index do no harm).
       indexState.withLock {
         $0 = IndexState(
-          end: index.prefix.end, loaded: known.loaded == nil ? nil : index, checked: true)
+          end: index.prefix.end, inode: index.prefix.inode,
+          loaded: known.loaded == nil ? nil : index, checked: true)
       }
     }
+  }
+
+  /// A store opened from the index never compacts from its partial content: when the file is
+  /// due (judged by the index's count of live changes), it reads the whole file and compacts,
+  /// as a store read in full would have at this save.
+  private func compactFocusedStoreIfDue() {
+    guard let loaded = indexState.withLock({ $0.loaded }) else { return }
+    let due =
+      file.withLog { log, content in
+        !content.isComplete
+          && file.compaction.isWorthIt(
+            lines: log.committedLines, liveChanges: Int(clamping: loaded.liveChanges))
+      } ?? false
+    guard due, (try? file.compact()) != nil else { return }
+    indexState.withLock { $0 = IndexState(end: nil, inode: nil, loaded: nil, checked: true) }
   }
 
   /// `index` with the rows a focused content changed since it was read: the same entries
@@ -84,7 +106,8 @@ extension LocalStore {
     guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
     return LocalIndex(
       storeID: log.header.storeID.rawValue, prefix: prefix, nextRow: content.nextRow.rawValue,
-      settingsLine: settingsLine, bindingLine: content.bindingLine ?? index.bindingLine,
+      liveChanges: index.liveChanges, settingsLine: settingsLine,
+      bindingLine: content.bindingLine ?? index.bindingLine,
       entries: writer.output, entryCount: count)
   }
 
@@ -121,7 +144,8 @@ extension LocalStore {
     guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
     return LocalIndex(
       storeID: log.header.storeID.rawValue, prefix: prefix, nextRow: content.nextRow.rawValue,
-      settingsLine: settingsLine, bindingLine: content.bindingLine, entries: writer.output,
+      liveChanges: Int64(content.liveChangeCount), settingsLine: settingsLine,
+      bindingLine: content.bindingLine, entries: writer.output,
       entryCount: content.rows.count)
   }
 
@@ -154,6 +178,8 @@ extension LocalStore {
 /// none that describes the file (or it was not looked at).
 struct IndexState: Sendable {
   var end: Int64?
+  /// The store file the index at `end` describes.
+  var inode: UInt64?
   /// The index a focused store was opened from (brought up to date by its saves).
   var loaded: LocalIndex?
   /// Whether the index on disk was looked at (a store opened without a focus has not).
