@@ -21,6 +21,30 @@ struct Measurement {
 func measure(_ path: String, _ arguments: [String], output: String = "/dev/null")
   -> Measurement
 {
+  // A child's peak memory as the kernel reports it includes this (large) process's memory
+  // at the spawn, so it is taken from GNU time, which spawns the program from its own small
+  // process, when it is installed.
+  if let time = gnuTime {
+    let report = NSTemporaryDirectory() + "/stash-bench-time-\(getpid())"
+    var result = spawnAndWait(time, ["-f", "%M", "-o", report, path] + arguments, output: output)
+    let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+    try? FileManager.default.removeItem(atPath: report)
+    let kilobytes = text.split(separator: "\n").last.flatMap { Int($0) }
+    result.peakBytes = (kilobytes ?? 0) * 1024
+    return result
+  }
+  return spawnAndWait(path, arguments, output: output)
+}
+
+/// `/usr/bin/time` when it is GNU time (it understands `-f %M`).
+let gnuTime: String? = {
+  let path = "/usr/bin/time"
+  guard access(path, X_OK) == 0 else { return nil }
+  let probe = spawnAndWait(path, ["-f", "%M", "-o", "/dev/null", "/bin/true"], output: "/dev/null")
+  return probe.status == 0 ? path : nil
+}()
+
+private func spawnAndWait(_ path: String, _ arguments: [String], output: String) -> Measurement {
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }

@@ -209,9 +209,11 @@ struct TargetBench {
     oneRecord(
       "edit", ours: { run in ["edit", target, "--notes", "Run \(run)"] },
       peer: { run in "UPDATE items SET notes = 'Run \(run)' WHERE name = \(quoted);" })
+    // Each run deletes another item, and so does each invocation on a reused folder.
+    let first = 1 + Int(Date().timeIntervalSince1970 / 10) % max(1, size / 2 - runs - 1)
     oneRecord(
-      "delete", ours: { run in ["delete", name(size / 2 + 1 + run)] },
-      peer: { run in "DELETE FROM items WHERE name = '\(name(size / 2 + 1 + run))';" })
+      "delete", ours: { run in ["delete", name(first + run)] },
+      peer: { run in "DELETE FROM items WHERE name = '\(name(first + run))';" })
     oneRecord(
       "add", ours: { run in ["add", "New \(run)", "--quantity", "3"] },
       peer: { run in
