@@ -36,12 +36,29 @@ public struct LocalContent: Sendable {
   /// The device's own settings.
   public private(set) var settings: DeviceSettings
   /// The next unused row id (never one a damaged row named).
-  public private(set) var nextRow = RowID(1)
+  public internal(set) var nextRow = RowID(1)
   /// Rows set aside when the file was read, by the row number their line names (see
   /// ``DamagedRow``): none of them is live.
   public private(set) var damagedRows: [Int64: DamagedRow] = [:]
   /// The schemas the rows follow.
   public let schemas: SchemaRegistry
+  /// Where each live row's line is in the file, while that is known (``linesAreKnown``):
+  /// what an index beside the store is built from.
+  public internal(set) var rowLines: [RowID: LineSpan] = [:]
+  /// Where the settings' line and the checkpoints' binding line are.
+  public internal(set) var settingsLine: LineSpan?
+  /// Where the line binding the checkpoints to a mirror is.
+  public internal(set) var bindingLine: LineSpan?
+  /// Whether the lines of every row and of the settings are known (not after a change
+  /// applied without its line, or a compaction).
+  public internal(set) var linesAreKnown = true
+  /// Whether this is the whole store (`false`: built from the index for a few records, see
+  /// ``LocalStore/Focus``; only those records, and what the file holds after the index's
+  /// prefix, are here).
+  public internal(set) var isComplete = true
+  /// In a content that is not complete: the rows changed since it was built from the index,
+  /// and their lines (`nil`: removed), so that the index can be brought up to date.
+  var changedSinceIndex: [RowID: LineSpan?] = [:]
   /// How many changes are live (what a compaction would write).
   public var liveChangeCount: Int {
     rows.count + tombstones.count + checkpoints.count + conflicts.count + diagnostics.count
@@ -64,6 +81,42 @@ public struct LocalContent: Sendable {
 
   /// Applies one committed change. Total: every change that could be written can be applied.
   public mutating func apply(_ change: LocalChange) {
+    applyChange(change)
+    switch change {
+    case .putRow, .removeRow, .damagedRow, .putSettings, .bindCheckpoints:
+      linesAreKnown = false
+      rowLines.removeAll()
+    default: break
+    }
+  }
+
+  /// Applies one committed change read from (or written to) `span`.
+  public mutating func apply(_ change: LocalChange, at span: LineSpan) {
+    applyChange(change)
+    guard linesAreKnown else { return }
+    switch change {
+    case .putRow(let row, _, _):
+      rowLines[row] = span
+      if !isComplete { changedSinceIndex[row] = .some(span) }
+    case .removeRow(let row):
+      rowLines[row] = nil
+      if !isComplete { changedSinceIndex[row] = .some(nil) }
+    case .damagedRow(let damaged):
+      rowLines[RowID(damaged.row)] = nil
+      if !isComplete { changedSinceIndex[RowID(damaged.row)] = .some(nil) }
+    case .putSettings: settingsLine = span
+    case .bindCheckpoints: bindingLine = span
+    default: break
+    }
+  }
+
+  /// Forgets where lines are: the file was rewritten.
+  public mutating func forgetLineSpans() {
+    linesAreKnown = false
+    rowLines.removeAll()
+  }
+
+  private mutating func applyChange(_ change: LocalChange) {
     switch change {
     case .putRow(let row, let record, let hash):
       if let old = rows[row], old.record.key != record.key { unindex(row, from: old.record.key) }

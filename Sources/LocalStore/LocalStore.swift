@@ -30,6 +30,10 @@ public final class LocalStore: Sendable {
   /// The file and its replayed content.
   public let file: LogStore<LocalContent>
   private let observers = Mutex<[@Sendable (SaveNotice) -> Void]>([])
+  /// When this store writes its index.
+  let indexPolicy: IndexPolicy
+  /// What this process knows of the index.
+  let indexState: Mutex<IndexState>
 
   /// What opening the store found.
   public struct OpenReport: Sendable {
@@ -37,6 +41,8 @@ public final class LocalStore: Sendable {
     public let created: Bool
     /// What followed the last commit: set aside (opened for writing) or ignored (reading).
     public let tail: TailReport?
+    /// Whether the index was used.
+    public var index: IndexUse = .notAsked
   }
 
   /// Which kind of writer saved.
@@ -84,10 +90,16 @@ public final class LocalStore: Sendable {
     }
   }
 
-  private init(folder: String, file: LogStore<LocalContent>, openReport: OpenReport) {
+  private init(
+    folder: String, file: LogStore<LocalContent>, openReport: OpenReport,
+    indexPolicy: IndexPolicy, indexEnd: Int64?, indexChecked: Bool
+  ) {
     self.folder = folder
     self.file = file
     self.openReport = openReport
+    self.indexPolicy = indexPolicy
+    self.indexState = Mutex(
+      IndexState(end: indexEnd, inode: nil, loaded: nil, checked: indexChecked))
   }
 
   /// Opens the store of a device folder, creating it when `create` is given and the file is
@@ -101,6 +113,10 @@ public final class LocalStore: Sendable {
   ///   - access: Writing, or reading: then the file is not changed (nor created) until a
   ///     save has something to write.
   ///   - compaction: When saves compact the file.
+  ///   - focus: The records a one-record command needs: the store then opens from its index
+  ///     when that index still describes the file, and holds only those records (see
+  ///     ``Focus``); `nil` reads the whole store.
+  ///   - index: When saves write the index.
   ///   - fileSystem: The file-system seam.
   /// - Returns: The open store.
   /// - Throws: ``LocalStoreError/log(_:)`` when the file is damaged, busy, too new or
@@ -108,9 +124,34 @@ public final class LocalStore: Sendable {
   public static func open(
     folder: String, schemas: SchemaRegistry, lock: FolderLock, create: Creation? = nil,
     access: StoreAccess = .writing, compaction: CompactionPolicy = .standard,
+    focus: Focus? = nil, index: IndexPolicy = .standard,
     fileSystem: any FileSystem = POSIXFileSystem()
   ) throws(LocalStoreError) -> LocalStore {
     let path = folder + "/" + fileName
+    var ignored: String?
+    if let focus {
+      do throws(LogError) {
+        if let (file, tail, found) = try openFromIndex(
+          path: path, focus: focus, schemas: schemas, lock: lock, access: access,
+          compaction: compaction, policy: index, fileSystem: fileSystem)
+        {
+          let tailBytes = file.withLog { log, _ in log.committedEnd - found.prefix.end } ?? 0
+          var report = OpenReport(created: false, tail: tail)
+          report.index = IndexUse.used(tailBytes: tailBytes)
+          let store = LocalStore(
+            folder: folder, file: file, openReport: report, indexPolicy: index,
+            indexEnd: found.prefix.end, indexChecked: true)
+          store.indexState.withLock {
+            $0.loaded = found
+            $0.inode = found.prefix.inode
+          }
+          return store
+        }
+      } catch {
+        throw .log(error)
+      }
+      ignored = "the index is missing or does not describe the store"
+    }
     let creation = create.map { create in
       LogStore<LocalContent>.Creation(
         header: LogHeader(
@@ -122,8 +163,11 @@ public final class LocalStore: Sendable {
       let (file, created, tail) = try LogStore<LocalContent>.openOrCreate(
         path: path, lock: lock, context: schemas, creation: creation, access: access,
         compaction: compaction, fileSystem: fileSystem)
+      var report = OpenReport(created: created, tail: tail)
+      if let ignored { report.index = .ignored(ignored) }
       return LocalStore(
-        folder: folder, file: file, openReport: OpenReport(created: created, tail: tail))
+        folder: folder, file: file, openReport: report, indexPolicy: index, indexEnd: nil,
+        indexChecked: focus != nil)
     } catch {
       throw .log(error)
     }
@@ -184,6 +228,7 @@ public final class LocalStore: Sendable {
     } catch LogStoreError.read(let error) {
       throw LocalStoreError.log(error)
     }
+    if !changes.isEmpty { maintainIndex() }
     let keys = LocalTransaction.changedKeys(of: changes)
     if !keys.isEmpty {
       let notice = SaveNotice(origin: origin, keys: keys)

@@ -100,7 +100,7 @@ extension DeviceFolder {
   /// - Throws: ``StashError`` when sync is off, the mirror cannot be used, or the shared
   ///   folder cannot be read.
   public func verify() throws(StashError) -> SyncVerification {
-    let (mirror, cloud) = try syncParts()
+    let (mirror, cloud) = try folder.syncParts()
     let view: FolderView
     do throws(CloudError) {
       view = try cloud.view(of: mirror, deviceBlobs: blobs)

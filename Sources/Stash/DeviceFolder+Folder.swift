@@ -65,6 +65,16 @@ extension DeviceFolder {
   /// - Throws: ``StashError`` when the folder cannot be used.
   public func enableSync(cloud: String) throws(StashError) { try folder.enableSync(cloud: cloud) }
 
+  /// Checks that `cloud` can be the shared folder, writing nothing (see
+  /// ``SyncFolder/checkSharedFolder(_:)``).
+  ///
+  /// - Returns: The shared folder's absolute path.
+  /// - Throws: ``StashError`` (refused) naming the folder and what to do.
+  @discardableResult
+  public func checkSharedFolder(_ cloud: String) throws(StashError) -> String {
+    try folder.checkSharedFolder(cloud)
+  }
+
   /// Turns sync off from the next run.
   ///
   /// - Throws: ``StashError`` when the save fails.

@@ -72,7 +72,9 @@ extension DeviceFolder {
     }
     return keys.sorted()
   }
+}
 
+extension SyncFolder {
   /// Records that this run's import, and its export when it worked, finished now, when
   /// the transport did not (it writes nothing when there was nothing to read or send), so that
   /// `sync status` tells the last successful import and export. A frozen clock (`STASH_NOW`)

@@ -79,6 +79,19 @@ public final class SyncFolder: Sendable {
     /// Receives what a person should know about the stores as it happens: a damaged last
     /// commit, damaged rows set aside, a damaged tail moved to a side file.
     public var notices: @Sendable (StoreNotice) -> Void
+    /// The records a one-record command needs (`stash consume ITEM`): the local store then
+    /// opens from its index and holds only those (``LocalStore/Focus``); `nil` (the default)
+    /// reads the whole store. Commands that list, sync or check never give one.
+    public var focus: LocalStore.Focus? = nil
+    /// When saves write the local store's index.
+    public var index: LocalStore.IndexPolicy = .standard
+
+    /// Focuses the local store on the records `lookups` name (a model, and an id, id prefix
+    /// or name as a person typed it), and on the records those refer to; see ``focus``.
+    public mutating func focus(on lookups: [(model: String, text: String)]) {
+      focus = LocalStore.Focus(
+        lookups.map { LocalStore.Focus.Lookup(model: $0.model, text: $0.text) })
+    }
 
     /// Options with the given values.
     public init(
@@ -181,7 +194,7 @@ public final class SyncFolder: Sendable {
       local = try LocalStore.open(
         folder: home, schemas: schemas, lock: lock, create: creation,
         access: exists ? options.access.store : .writing, compaction: options.compaction,
-        fileSystem: options.fileSystem)
+        focus: exists ? options.focus : nil, index: options.index, fileSystem: options.fileSystem)
     } catch {
       throw StashError(error)
     }

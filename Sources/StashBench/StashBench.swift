@@ -31,6 +31,11 @@ enum StashBench {
       summary: "'stash consume' end to end (process start to exit)",
       run: consumeBenchmark),
     BenchCommand(
+      name: "targets", arguments: "[--size 1k|10k|100k|1M] [--runs N] [--dir DIR] [--json]",
+      summary: "every speed target of DESIGN.md: ours, the peer (sqlite3, jq, python3 csv) and "
+        + "the ratio",
+      run: targetsBenchmark),
+    BenchCommand(
       name: "reconcile", arguments: "DIR",
       summary: "a pass with nothing to do, and passes after one edit (DIR made --synced)",
       run: reconcileBenchmark),
@@ -39,6 +44,10 @@ enum StashBench {
   /// Dispatches to the subcommand named by the first argument and exits with its status.
   static func main() {
     let arguments = Array(CommandLine.arguments.dropFirst())
+    if let first = arguments.first, ["--help", "-h", "help"].contains(first) {
+      print(usage)
+      exit(0)
+    }
     guard let name = arguments.first, let command = commands.first(where: { $0.name == name })
     else {
       if let name = arguments.first {
@@ -56,9 +65,20 @@ enum StashBench {
     var lines = ["usage: stash-bench <subcommand> [arguments]", "", "subcommands:"]
     for command in commands {
       let head = "\(command.name) \(command.arguments)"
-      let padding = String(repeating: " ", count: width - head.count)
+      if head.count > 40 {
+        lines.append("  \(head)")
+        lines.append("  " + String(repeating: " ", count: 40) + "  \(command.summary)")
+        continue
+      }
+      let padding = String(repeating: " ", count: min(width, 40) - head.count)
       lines.append("  \(head)\(padding)  \(command.summary)")
     }
+    lines += [
+      "",
+      "Build with 'swift build -c release' first. 'stash-bench targets --size 100k' makes its",
+      "folder in /tmp/stash-bench-100k (reused by later runs) and prints a table; --json prints",
+      "the same figures as JSON. Figures vary from run to run on a busy machine.",
+    ]
     return lines.joined(separator: "\n")
   }
 }

@@ -38,10 +38,17 @@ struct Session {
   /// Opens the folder without creating anything: a folder without a store reads as empty.
   ///
   /// - Throws: ``StashError``: busy, damaged, or the home is not a folder.
-  func openForReading() throws(StashError) -> DeviceFolder {
+  ///
+  /// - Parameter focus: The records a one-record command needs, as model and typed text (it
+  ///   then reads only those, through the store's index); `nil` reads the whole store.
+  func openForReading(focus: [(model: String, text: String)]? = nil) throws(StashError)
+    -> DeviceFolder
+  {
     try refuseHomeThatIsNotAFolder()
     try refuseBrokenInventoryFile()
-    return try DeviceFolder.open(at: home, options: options(creating: false))
+    var options = options(creating: false)
+    if let focus { options.focus(on: focus) }
+    return try DeviceFolder.open(at: home, options: options)
   }
 
   /// The folder ready for a write that adds something, creating the folder and its store

@@ -26,6 +26,7 @@ extension Log {
     bytes.reserveCapacity(operations.count * 256 + 256)
     Log.appendHeaderLine(header, to: &bytes)
     var lines = 1
+    var last = LineSpan(offset: 0, length: bytes.count - 1, line: 1)
     if !operations.isEmpty {
       for operation in operations {
         let start = bytes.count
@@ -39,8 +40,11 @@ extension Log {
           throw .lineTooLong(path: path, length: length, limit: LogLimits.maximumLineLength)
         }
       }
+      let commitStart = bytes.count
       Log.appendCommitLine(sequence: 1, count: operations.count, to: &bytes)
       lines += operations.count + 1
+      last = LineSpan(
+        offset: Int64(commitStart), length: bytes.count - commitStart - 1, line: lines)
     }
     do throws(FileSystemError) {
       try Log.writeReplacing(path: path, bytes: bytes, fileSystem: fileSystem)
@@ -64,6 +68,7 @@ extension Log {
     committedEnd = Int64(bytes.count)
     lastSequence = operations.isEmpty ? 0 : 1
     committedLines = lines
+    lastCommit = last
     self.header = header
   }
 }

@@ -136,6 +136,7 @@ extension Log {
         committedEnd: scanner.committedEnd,
         lastSequence: scanner.lastSequence, committedLines: scanner.committedLines,
         isWritable: recoverTail)
+      log.lastCommit = scanner.lastCommit
       let tail = try log.dropTail(scanner.tail, recover: recoverTail)
       return (log, tail)
     } catch {
@@ -177,6 +178,7 @@ extension Log {
     committedEnd = scanner.committedEnd
     lastSequence = scanner.lastSequence
     committedLines = scanner.committedLines
+    if let last = scanner.lastCommit { lastCommit = last }
     let tail = try dropTail(scanner.tail, recover: recoverTail)
     return .advanced(transactions: count, tail: tail)
   }
@@ -188,7 +190,7 @@ extension Log {
   }
 
   /// Keeps a tail's bytes in a side file and cuts it from the log.
-  private func dropTail(_ tail: Scanner.Tail?, recover: Bool) throws(LogError) -> TailReport? {
+  func dropTail(_ tail: Scanner.Tail?, recover: Bool) throws(LogError) -> TailReport? {
     guard let tail else { return nil }
     let length = tail.fileSize - committedEnd
     guard recover else {

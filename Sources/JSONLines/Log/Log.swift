@@ -45,6 +45,9 @@ public final class Log {
   var generation = Log.nextGeneration()
   /// The number of lines in the committed part (the header is line 1).
   public internal(set) var committedLines: Int
+  /// The last line of the committed part (the last commit, or the header), when this log
+  /// knows where it is (after an undo it does not, until the file is read again).
+  public internal(set) var lastCommit: LineSpan?
 
   init(
     path: String, header: LogHeader, fileSystem: any FileSystem, descriptor: FileDescriptor,
@@ -92,10 +95,12 @@ public final class Log {
         fileSystem.close(descriptor)
         throw error
       }
-      return Log(
+      let log = Log(
         path: path, header: header, fileSystem: fileSystem, descriptor: descriptor,
         identity: identity, committedEnd: Int64(bytes.count), lastSequence: 0,
         committedLines: 1, isWritable: true)
+      log.lastCommit = LineSpan(offset: 0, length: bytes.count - 1, line: 1)
+      return log
     } catch {
       throw .io(error.renamed(path))
     }
@@ -124,14 +129,18 @@ public final class Log {
   /// again before its next write.
   ///
   /// - Parameter operations: The transaction's operations; an empty list writes nothing.
+  /// - Returns: Where each operation's line now is in the file.
   /// - Throws: ``LogError/lineTooLong(path:length:limit:)`` before writing anything when a
   ///   line would pass ``LogLimits/maximumLineLength``; ``LogError/io(_:)`` when the file
   ///   system fails (nothing was committed); ``LogError/readOnly(_:)``.
-  public func append(_ operations: [JSONObject]) throws(LogError) {
-    guard !operations.isEmpty else { return }
+  @discardableResult
+  public func append(_ operations: [JSONObject]) throws(LogError) -> [LineSpan] {
+    guard !operations.isEmpty else { return [] }
     let sequence = lastSequence + 1
     var bytes = [UInt8]()
     bytes.reserveCapacity(operations.count * 256)
+    var spans = [LineSpan]()
+    spans.reserveCapacity(operations.count)
     for operation in operations {
       let start = bytes.count
       LineFraming.appendLine(to: &bytes) { out in
@@ -146,7 +155,12 @@ public final class Log {
       guard length <= LogLimits.maximumLineLength else {
         throw .lineTooLong(path: path, length: length, limit: LogLimits.maximumLineLength)
       }
+      spans.append(
+        LineSpan(
+          offset: committedEnd + Int64(start), length: length,
+          line: committedLines + spans.count + 1))
     }
+    let commitStart = bytes.count
     Log.appendCommitLine(sequence: sequence, count: operations.count, to: &bytes)
     try prepareToWrite()
     do throws(FileSystemError) {
@@ -162,9 +176,13 @@ public final class Log {
       cutBack(to: committedEnd)
       throw .io(error.renamed(path))
     }
+    lastCommit = LineSpan(
+      offset: committedEnd + Int64(commitStart), length: bytes.count - commitStart - 1,
+      line: committedLines + operations.count + 1)
     committedEnd += Int64(bytes.count)
     lastSequence = sequence
     committedLines += operations.count + 1
+    return spans
   }
 
   /// Removes everything appended after `mark` (used to roll back a pass that failed halfway).
@@ -192,6 +210,7 @@ public final class Log {
     committedEnd = mark.end
     lastSequence = mark.sequence
     committedLines = mark.lines
+    lastCommit = nil
   }
 
   /// Cuts the file back after a failed write. The write or its fsync failed, so the state of

@@ -64,4 +64,23 @@ public struct Operation: Sendable {
   public let line: Int
   /// The operation as the store wrote it.
   public let object: JSONObject
+  /// Where the line is in the file (an index beside the store can point at it).
+  public let span: LineSpan
+}
+
+/// Where one line of a log file is: its first byte and its length without the newline.
+public struct LineSpan: Hashable, Sendable {
+  /// The offset of the line's first byte in the file.
+  public let offset: Int64
+  /// The line's length in bytes, without its newline.
+  public let length: Int
+  /// The line number in the file (the header is line 1).
+  public let line: Int
+
+  /// A span.
+  public init(offset: Int64, length: Int, line: Int) {
+    self.offset = offset
+    self.length = length
+    self.line = line
+  }
 }

@@ -35,6 +35,9 @@ struct Scanner {
   private(set) var lastSequence: Int64
   private(set) var committedLines: Int
   private(set) var tail: Tail?
+  /// The last line of the committed part: the last commit line, or the header when there is
+  /// no transaction (`nil` until one is read, or when scanning started past it).
+  private(set) var lastCommit: LineSpan?
 
   private var expectsHeader: Bool
   /// Where to stop reading (`nil`: at the end of the file).
@@ -248,6 +251,7 @@ struct Scanner {
       else { throw .damaged(path: path, line: lineNumber, reason: "its header is not valid") }
       self.header = header
       try readHeader(header)
+      lastCommit = LineSpan(offset: offset, length: bytes.count, line: lineNumber)
       committedEnd = offset + Int64(bytes.count) + 1
       committedLines = lineNumber
       return
@@ -263,7 +267,10 @@ struct Scanner {
         return
       }
       pendingSequence = sequence
-      pendingOperations.append(Operation(line: lineNumber, object: operation))
+      pendingOperations.append(
+        Operation(
+          line: lineNumber, object: operation,
+          span: LineSpan(offset: offset, length: bytes.count, line: lineNumber)))
     } else if case .integer(let count)? = object["commit"] {
       guard sequence == pendingSequence, count == pendingOperations.count else {
         // A valid commit that does not close the transaction read so far: the lines it
@@ -273,6 +280,7 @@ struct Scanner {
           reason: "its commit of transaction \(sequence) does not match the lines before it")
       }
       try apply(Transaction(sequence: sequence, operations: pendingOperations))
+      lastCommit = LineSpan(offset: offset, length: bytes.count, line: lineNumber)
       lastSequence = sequence
       pendingSequence = nil
       pendingOperations.removeAll(keepingCapacity: true)

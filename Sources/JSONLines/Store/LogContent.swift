@@ -44,9 +44,27 @@ public protocol LogContent: Sendable {
   /// How many changes compaction would write: the store compacts when the file holds many
   /// more lines than this.
   var liveChangeCount: Int { get }
+
+  /// Applies one committed change, knowing where its line is in the file (for an index). By
+  /// default, the same as ``apply(_:)``.
+  mutating func apply(_ change: Change, at span: LineSpan)
+
+  /// Forgets where lines are (the file was rewritten by a compaction). By default, nothing.
+  mutating func forgetLineSpans()
+
+  /// Whether this is the whole content of the file (`false` for a content built from an
+  /// index for a few records): only a whole content may be compacted or upgraded. By
+  /// default, `true`.
+  var isComplete: Bool { get }
 }
 
 extension LogContent {
+  public mutating func apply(_ change: Change, at span: LineSpan) { apply(change) }
+
+  public mutating func forgetLineSpans() {}
+
+  public var isComplete: Bool { true }
+
   public func change(from operation: JSONObject, line: Int) throws(ModelError) -> Change {
     try change(from: operation)
   }

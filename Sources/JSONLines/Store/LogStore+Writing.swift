@@ -24,12 +24,13 @@ extension LogStore {
     let (result, changes) = try body(content)
     guard !changes.isEmpty else { return (result, changes) }
     try writing { state throws(LogStoreError) in
+      let spans: [LineSpan]
       do throws(LogError) {
-        try state.log!.append(changes.map(Content.operation(for:)))
+        spans = try state.log!.append(changes.map(Content.operation(for:)))
       } catch {
         throw .write(error)
       }
-      for change in changes { state.content.apply(change) }
+      for (change, span) in zip(changes, spans) { state.content.apply(change, at: span) }
       compactIfWorthIt(&state)
     }
     return (result, changes)
@@ -50,11 +51,13 @@ extension LogStore {
     defer { lock.release(proof) }
     try writing { state throws(LogStoreError) in
       do throws(LogError) {
+        if !state.content.isComplete { _ = try reload(&state, recover: true) }
         try state.log!.compact(
           to: state.content.changesForCompaction.map(Content.operation(for:)))
       } catch {
         throw .write(error)
       }
+      state.content.forgetLineSpans()
     }
   }
 
@@ -196,9 +199,12 @@ extension LogStore {
     }
     let setAside = try catchUp(&state, recover: true)
     if let log = state.log, log.header.version < Content.version {
-      // Never append lines of this version under an older header: upgrade the file first.
-      try LogStore.upgradeIfOlder(log, content: state.content, fileSystem: fileSystem)
-      state.header = log.header
+      // Never append lines of this version under an older header: upgrade the file first
+      // (from the whole content, never from one built for a few records).
+      if !state.content.isComplete { _ = try reload(&state, recover: true) }
+      try LogStore.upgradeIfOlder(state.log!, content: state.content, fileSystem: fileSystem)
+      state.content.forgetLineSpans()
+      state.header = state.log!.header
     }
     return setAside
   }
@@ -268,10 +274,17 @@ extension LogStore {
   /// on a later save; if it failed after the new file took the old one's place, the log opens
   /// the file again before its next write.
   private func compactIfWorthIt(_ state: inout State) {
-    guard state.compactionHolds == 0, let log = state.log, log.isWritable,
+    guard state.compactionHolds == 0, state.content.isComplete, let log = state.log,
+      log.isWritable,
       compaction.isWorthIt(lines: log.committedLines, liveChanges: state.content.liveChangeCount)
     else { return }
-    try? log.compact(to: state.content.changesForCompaction.map(Content.operation(for:)))
+    do throws(LogError) {
+      try log.compact(to: state.content.changesForCompaction.map(Content.operation(for:)))
+      state.content.forgetLineSpans()
+    } catch {
+      // A failed compaction may still have replaced the file: the spans are not trusted.
+      state.content.forgetLineSpans()
+    }
   }
 }
 

@@ -72,9 +72,13 @@ public final class LogStore<Content: LogContent>: Sendable {
   ) throws(LogError) -> (store: LogStore, tail: TailReport?) {
     let proof = try lock.acquire()
     defer { lock.release(proof) }
-    let (log, content, tail) = try load(
+    let (log, loaded, tail) = try load(
       path: path, context: context, recover: access == .writing, fileSystem: fileSystem)
-    if access == .writing { try upgradeIfOlder(log, content: content, fileSystem: fileSystem) }
+    var content = loaded
+    if access == .writing, log.header.version < Content.version {
+      try upgradeIfOlder(log, content: content, fileSystem: fileSystem)
+      content.forgetLineSpans()
+    }
     let state = State(
       log: log, header: log.header, content: content, tail: tail?.keptAt == nil ? tail : nil)
     return (
@@ -228,7 +232,7 @@ public final class LogStore<Content: LogContent>: Sendable {
       } catch {
         throw .damaged(path: path, line: operation.line, reason: error.message)
       }
-      content.apply(change)
+      content.apply(change, at: operation.span)
     }
   }
 }

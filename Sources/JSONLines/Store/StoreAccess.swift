@@ -34,7 +34,8 @@ public struct CompactionPolicy: Hashable, Sendable {
   /// The default: more than twice the live lines, and at least 4,096 lines.
   public static let standard = CompactionPolicy()
 
-  func isWorthIt(lines: Int, liveChanges: Int) -> Bool {
+  /// Whether a file of `lines` lines holding `liveChanges` live changes should be compacted.
+  public func isWorthIt(lines: Int, liveChanges: Int) -> Bool {
     lines > linesPerLiveChange * liveChanges + minimumLines
   }
 }

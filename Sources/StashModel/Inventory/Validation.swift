@@ -52,6 +52,14 @@ public enum Validate {
   private static func oneLine(
     _ text: String, field: String, of what: String, needsVisibleText: Bool
   ) throws(ModelError) {
+    // Printable ASCII (most names) has no control, bidi or invisible character but the
+    // space, and one character per byte: only a text of spaces needs the full checks.
+    let utf8 = text.utf8
+    if utf8.count <= Limits.shortText, utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }),
+      !needsVisibleText || utf8.contains(where: { $0 != 0x20 })
+    {
+      return
+    }
     guard text.count <= Limits.shortText else {
       throw ModelError(
         "The \(what) \(field) '\(text.prefix(40))...' is longer than \(Limits.shortText) characters"

@@ -11,7 +11,8 @@ enum AddCommand: StashHandler {
   static let path = ["add"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let current = try session.openForReading()
+    let current = try session.openForReading(
+      focus: arguments.string("location").map { [("location", $0)] } ?? [])
     var item = Item(
       name: arguments.positional("NAME") ?? "",
       brand: arguments.string("brand").nonEmpty,

@@ -6,7 +6,8 @@ enum DeleteCommand: StashHandler {
   static let path = ["delete"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let device = try session.openForReading()
+    let device = try session.openForReading(
+      focus: [("item", arguments.positional("ITEM") ?? "")])
     let item = try device.deleteItem(arguments.positional("ITEM") ?? "")
     ItemView.report("Deleted", item, device: device, session: session)
     return ExitStatus.done

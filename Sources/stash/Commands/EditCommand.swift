@@ -24,7 +24,9 @@ enum EditCommand: StashHandler {
           + "'--quantity N'",
         path: path, rootName: CommandTable.root.name)
     }
-    let device = try session.openForReading()
+    var focus = [("item", arguments.positional("ITEM") ?? "")]
+    if let place = arguments.string("location") { focus.append(("location", place)) }
+    let device = try session.openForReading(focus: focus)
     let current = try device.item(arguments.positional("ITEM") ?? "")
     var location: RecordID?? = nil
     if let place = arguments.string("location") {

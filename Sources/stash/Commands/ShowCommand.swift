@@ -8,10 +8,11 @@ enum ShowCommand: StashHandler {
   static let path = ["show"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let device = try session.openForReading()
+    let device = try session.openForReading(
+      focus: [("item", arguments.positional("ITEM") ?? "")])
     let stored = try device.storedRecord(arguments.positional("ITEM") ?? "", model: "item")
     let item = try Item(record: stored.record)
-    let names = Names(device)
+    let names = Names(device, locationOf: item)
     if session.wantsJSON {
       session.output.json(RecordJSON.item(item, names: names, stored: stored))
     } else {

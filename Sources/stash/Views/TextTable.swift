@@ -24,7 +24,11 @@ struct TextTable {
         if column > 0 { line += "  " }
         line += rightAligned.contains(column) ? padding + cell : cell + padding
       }
-      return String(line.reversed().drop { $0 == " " }.reversed())
+      // Trailing padding only (a cell never ends in a space it did not get as padding…
+      // or it did, and the line still carries no trailing space): cut in place, not by
+      // reversing the line character by character.
+      while line.utf8.last == UInt8(ascii: " ") { line.removeLast() }
+      return line
     }
   }
 }

@@ -1,0 +1,231 @@
+import Foundation
+public import JSONLines
+public import StashModel
+import Synchronization
+
+extension LocalStore {
+  /// The records a command that touches one record needs (`stash consume ITEM`): with a
+  /// focus, the store opens from its index and reads only those records' lines, the settings
+  /// and what the file holds after the index's prefix.
+  ///
+  /// Such a store's ``content`` is not the whole inventory (``LocalContent/isComplete`` is
+  /// `false`): it holds every row a lookup of the focus could find (by id, id prefix of 4 or
+  /// more characters, or name or message, ignoring case), the rows those rows refer to, and
+  /// every row changed after the prefix. Listing, syncing and checking need the whole store:
+  /// open those without a focus.
+  public struct Focus: Hashable, Sendable {
+    /// One lookup, as a person typed it.
+    public struct Lookup: Hashable, Sendable {
+      /// The model (`item`, `location`, `reminder`).
+      public let model: String
+      /// An id, an id prefix or a name.
+      public let text: String
+
+      /// A lookup.
+      public init(model: String, text: String) {
+        self.model = model
+        self.text = text
+      }
+    }
+
+    /// The lookups.
+    public var lookups: [Lookup]
+
+    /// A focus on the records these lookups name (none: only the settings, as for an add).
+    public init(_ lookups: [Lookup]) { self.lookups = lookups }
+  }
+
+  /// When the store keeps an index beside its file (``LocalIndex``).
+  public struct IndexPolicy: Hashable, Sendable {
+    /// The live rows a store holds before a save writes an index (smaller stores replay fast).
+    public var minimumRows: Int
+    /// How far the file may grow past the index's prefix before a save that has read the
+    /// whole store writes the index again.
+    public var rewriteAfterBytes: Int64
+    /// How far past the prefix an index is still used: beyond, the store is read in full (and
+    /// the next save writes the index again).
+    public var maximumTailBytes: Int64
+
+    /// A policy.
+    public init(
+      minimumRows: Int = 2000, rewriteAfterBytes: Int64 = 256 << 10,
+      maximumTailBytes: Int64 = 2 << 20
+    ) {
+      self.minimumRows = minimumRows
+      self.rewriteAfterBytes = rewriteAfterBytes
+      self.maximumTailBytes = maximumTailBytes
+    }
+
+    /// The default.
+    public static let standard = IndexPolicy()
+  }
+
+  /// Whether opening used the index.
+  public enum IndexUse: Hashable, Sendable {
+    /// No focus was given: the store was read in full.
+    case notAsked
+    /// The index was used; this many bytes after its prefix were replayed.
+    case used(tailBytes: Int64)
+    /// The index was not used (missing, stale, damaged, another store's, another version);
+    /// the store was read in full.
+    case ignored(String)
+  }
+
+  /// The index file's path.
+  public var indexPath: String { path + LocalIndex.suffix }
+
+  /// Opens the store from its index for `focus`, or returns `nil` (with why) when it cannot.
+  static func openFromIndex(
+    path: String, focus: Focus, schemas: SchemaRegistry, lock: FolderLock,
+    access: StoreAccess, compaction: CompactionPolicy, policy: IndexPolicy,
+    fileSystem: any FileSystem
+  ) throws(LogError) -> (file: LogStore<LocalContent>, tail: TailReport?, index: LocalIndex)? {
+    guard let index = readIndex(at: path + LocalIndex.suffix, fileSystem: fileSystem) else {
+      return nil
+    }
+    let size = (try? fileSystem.identity(atPath: path))??.size ?? 0
+    guard size - index.prefix.end <= policy.maximumTailBytes else { return nil }
+    do {
+      let opened = try LogStore<LocalContent>.open(
+        path: path, resuming: index.prefix, lock: lock, context: schemas, access: access,
+        compaction: compaction, fileSystem: fileSystem
+      ) { header, log, tail in
+        guard header.storeID.rawValue == index.storeID else { return nil }
+        return content(
+          for: focus, from: index, header: header, log: log, tail: tail, schemas: schemas)
+      }
+      return opened.map { ($0.store, $0.tail, index) }
+    } catch {
+      if case .busy = error { throw error }
+      return nil  // a full open says what is wrong, naming the line
+    }
+  }
+
+  /// Reads and checks the index file; `nil` when it is missing or not a whole index.
+  static func readIndex(at path: String, fileSystem: any FileSystem) -> LocalIndex? {
+    guard let descriptor = try? fileSystem.open(path, .readOnly, options: .nonBlocking) else {
+      return nil
+    }
+    defer { fileSystem.close(descriptor) }
+    guard let identity = try? fileSystem.identity(of: descriptor), identity.kind == .regular,
+      identity.size <= 1 << 30
+    else { return nil }
+    let size = Int(identity.size)
+    // Read straight into uninitialised memory: the index may be tens of megabytes.
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+      var total = 0
+      while total < size {
+        let read = try? fileSystem.read(
+          descriptor,
+          into: UnsafeMutableRawBufferPointer(
+            UnsafeMutableBufferPointer(rebasing: buffer[total...])),
+          at: Int64(total))
+        guard let read, read > 0 else { break }
+        total += read
+      }
+      failed = total != size
+      count = total
+    }
+    guard !failed else { return nil }
+    return LocalIndex(decoding: bytes)
+  }
+
+  /// The content for `focus`: the settings, the rows the lookups can find and the rows they
+  /// refer to, each line read through the index and checked; `nil` when a line is not what
+  /// the index says.
+  private static func content(
+    for focus: Focus, from index: LocalIndex, header: LogHeader, log: Log, tail: [Transaction],
+    schemas: SchemaRegistry
+  ) -> LocalContent? {
+    var content = LocalContent(header: header, context: schemas)
+    func load(_ span: LineSpan, expecting check: (LocalChange) -> Bool) -> Bool {
+      guard let operation = log.operation(at: span),
+        let change = try? content.change(from: operation, line: span.line), check(change)
+      else { return false }
+      content.apply(change, at: span)
+      return true
+    }
+    guard
+      load(
+        index.settingsLine,
+        expecting: {
+          if case .putSettings = $0 { true } else { false }
+        })
+    else { return nil }
+    if let binding = index.bindingLine {
+      guard
+        load(
+          binding,
+          expecting: {
+            if case .bindCheckpoints = $0 { true } else { false }
+          })
+      else { return nil }
+    }
+    var loaded = Set<Int64>()
+    func loadRows(
+      where matches: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, [UnsafeRawBufferPointer]) ->
+        Bool
+    ) -> Bool {
+      var entries = [LocalIndex.Entry]()
+      guard index.forEachEntry(where: matches, { entries.append($0) }) else { return false }
+      for entry in entries where loaded.insert(entry.row).inserted {
+        let fits = load(entry.span) { change in
+          guard case .putRow(let row, let record, _) = change else { return false }
+          return row.rawValue == entry.row && Array(record.model.utf8) == entry.model
+            && Array(record.id.rawValue.utf8) == entry.id
+        }
+        guard fits else { return false }
+      }
+      return true
+    }
+    for lookup in focus.lookups {
+      let model = Array(lookup.model.utf8)
+      let exact = RecordID(normalizing: lookup.text).map { Array($0.rawValue.utf8) }
+      let lowered = lookup.text.lowercased()
+      let prefix = lowered.count >= 4 ? Array(lowered.utf8) : nil
+      let name = LocalIndex.searchForm(lookup.text)
+      let found = loadRows { entryModel, id, names in
+        guard entryModel.elementsEqual(model) else { return false }
+        if let exact, id.elementsEqual(exact) { return true }
+        if let prefix, id.starts(with: prefix) { return true }
+        return names.contains { $0.elementsEqual(name) }
+      }
+      guard found else { return nil }
+    }
+    // One hop of references (an item's location), so that a command can name them: from
+    // the rows loaded, and from the rows the tail writes (it is applied after this).
+    var targets = Set<RecordKey>()
+    var records = content.rows.values.map(\.record)
+    for transaction in tail {
+      for operation in transaction.operations {
+        if case .putRow(_, let record, _)? = try? content.change(
+          from: operation.object, line: operation.line)
+        {
+          records.append(record)
+        }
+      }
+    }
+    for record in records {
+      for (field, value) in zip(record.schema.fields, record.values) {
+        if case .reference(let id) = value, let model = field.type.referencedModel {
+          targets.insert(RecordKey(model: model, id: id))
+        }
+      }
+    }
+    for target in targets {
+      let model = Array(target.model.utf8)
+      let id = Array(target.id.rawValue.utf8)
+      guard
+        loadRows(where: { entryModel, entryID, _ in
+          entryModel.elementsEqual(model) && entryID.elementsEqual(id)
+        })
+      else {
+        return nil
+      }
+    }
+    if index.nextRow > content.nextRow.rawValue { content.nextRow = RowID(index.nextRow) }
+    content.isComplete = false
+    return content
+  }
+}

@@ -1,0 +1,187 @@
+import JSONLines
+import StashModel
+import Synchronization
+
+extension LocalStore {
+  /// Writes the index again after a save, when the store holds the whole content and the
+  /// index is missing or far behind (see ``IndexPolicy``). Failing to write it changes
+  /// nothing: it is derived.
+  func maintainIndex() {
+    compactFocusedStoreIfDue()
+    let policy = indexPolicy
+    var known = indexState.withLock { $0 }
+    let built: [UInt8]?? = file.withLog { log, content -> [UInt8]? in
+      guard content.linesAreKnown, content.damagedRows.isEmpty,
+        let settingsLine = content.settingsLine
+      else { return nil }
+      if !content.isComplete {
+        // A focused store: the index it was opened from, with the rows changed since.
+        guard let loaded = known.loaded, let end = known.end,
+          log.committedEnd - end >= policy.rewriteAfterBytes
+        else { return nil }
+        return LocalStore.updatedIndex(
+          loaded, log: log, content: content, settingsLine: settingsLine)?.encoded()
+      }
+      guard content.rows.count >= policy.minimumRows else { return nil }
+      if !known.checked {
+        // Opened without a focus: whether the index on disk still describes this file.
+        known.checked = true
+        if let index = LocalStore.readIndex(at: indexPath, fileSystem: file.fileSystemForRepairs),
+          let now = log.describePrefix(anchors: []), index.prefix.device == now.device,
+          index.prefix.inode == now.inode, index.prefix.end <= now.end,
+          index.storeID == log.header.storeID.rawValue
+        {
+          known.end = index.prefix.end
+          known.inode = index.prefix.inode
+        }
+      }
+      if let end = known.end, known.inode == log.describePrefix(anchors: [])?.inode,
+        log.committedEnd - end < policy.rewriteAfterBytes
+      {
+        return nil
+      }
+      return LocalStore.buildIndex(log: log, content: content, settingsLine: settingsLine)?
+        .encoded()
+    }
+    indexState.withLock { $0 = known }
+    guard let built, let bytes = built else { return }
+    guard let proof = try? lock.acquire() else { return }
+    defer { lock.release(proof) }
+    if (try? LocalStore.writeDerived(bytes, to: indexPath, fileSystem: file.fileSystemForRepairs))
+      != nil, let index = LocalIndex(decoding: bytes)
+    {
+      // A focused store goes on from the index it wrote (its changed rows are written again
+      // from its content each time, so the ones already in this index do no harm).
+      indexState.withLock {
+        $0 = IndexState(
+          end: index.prefix.end, inode: index.prefix.inode,
+          loaded: known.loaded == nil ? nil : index, checked: true)
+      }
+    }
+  }
+
+  /// A store opened from the index never compacts from its partial content: when the file is
+  /// due (judged by the index's count of live changes), it reads the whole file and compacts,
+  /// as a store read in full would have at this save.
+  private func compactFocusedStoreIfDue() {
+    guard let loaded = indexState.withLock({ $0.loaded }) else { return }
+    let due =
+      file.withLog { log, content in
+        !content.isComplete
+          && file.compaction.isWorthIt(
+            lines: log.committedLines, liveChanges: Int(clamping: loaded.liveChanges))
+      } ?? false
+    guard due, (try? file.compact()) != nil else { return }
+    indexState.withLock { $0 = IndexState(end: nil, inode: nil, loaded: nil, checked: true) }
+  }
+
+  /// `index` with the rows a focused content changed since it was read: the same entries
+  /// for every other row, each changed row's new line (or none, removed).
+  static func updatedIndex(
+    _ index: LocalIndex, log: Log, content: LocalContent, settingsLine: LineSpan
+  ) -> LocalIndex? {
+    var writer = ByteWriter()
+    writer.output.reserveCapacity(index.entries.count - index.entriesStart + 4096)
+    var count = 0
+    var anchors = [LineSpan]()
+    let changed = content.changedSinceIndex
+    let step = max(1, index.entryCount / 14)
+    let whole = index.forEachEntry(
+      where: { _, _, _ in true },
+      { entry in
+        guard changed[RowID(entry.row)] == nil else { return }
+        if count % step == 0 { anchors.append(entry.span) }
+        LocalIndex.append(entry, to: &writer)
+        count += 1
+      })
+    guard whole else { return nil }
+    for (row, span) in changed.sorted(by: { $0.key < $1.key }) {
+      guard let span else { continue }
+      guard let stored = content.rows[row], let entry = entry(for: stored, at: span) else {
+        return nil
+      }
+      LocalIndex.append(entry, to: &writer)
+      count += 1
+    }
+    guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
+    return LocalIndex(
+      storeID: log.header.storeID.rawValue, prefix: prefix, nextRow: content.nextRow.rawValue,
+      liveChanges: index.liveChanges, settingsLine: settingsLine,
+      bindingLine: content.bindingLine ?? index.bindingLine,
+      entries: writer.output, entryCount: count)
+  }
+
+  /// The entry of a row whose line is at `span`; `nil` when it does not fit the format.
+  static func entry(for stored: StoredRow, at span: LineSpan) -> LocalIndex.Entry? {
+    let record = stored.record
+    var names = [[UInt8]]()
+    for field in ["name", "message"] {
+      if case .string(let text)? = record[field: field] {
+        names.append(LocalIndex.searchForm(text))
+      }
+    }
+    let model = Array(record.model.utf8)
+    let id = Array(record.id.rawValue.utf8)
+    guard model.count <= 255, id.count <= 255, names.allSatisfy({ $0.count <= 65535 }) else {
+      return nil
+    }
+    return LocalIndex.Entry(
+      row: stored.row.rawValue, span: span, model: model, id: id, names: names)
+  }
+
+  /// The index of a whole content whose lines are known.
+  static func buildIndex(log: Log, content: LocalContent, settingsLine: LineSpan) -> LocalIndex? {
+    var writer = ByteWriter()
+    writer.output.reserveCapacity(content.rows.count * 96)
+    var anchors = [LineSpan]()
+    let step = max(1, content.rows.count / 14)
+    for (number, stored) in content.rows.values.enumerated() {
+      guard let span = content.rowLines[stored.row], let entry = entry(for: stored, at: span)
+      else { return nil }
+      if number % step == 0 { anchors.append(span) }
+      LocalIndex.append(entry, to: &writer)
+    }
+    guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
+    return LocalIndex(
+      storeID: log.header.storeID.rawValue, prefix: prefix, nextRow: content.nextRow.rawValue,
+      liveChanges: Int64(content.liveChangeCount), settingsLine: settingsLine,
+      bindingLine: content.bindingLine, entries: writer.output,
+      entryCount: content.rows.count)
+  }
+
+  /// Writes a derived file through a temporary file and a rename, without fsync: a file that
+  /// did not reach the disk whole fails its own checksum and is only ignored.
+  static func writeDerived(
+    _ bytes: [UInt8], to path: String, fileSystem: any FileSystem
+  ) throws(FileSystemError) {
+    let temporary = path + ".tmp"
+    try fileSystem.removeFile(temporary)
+    let descriptor = try fileSystem.open(temporary, .createNew)
+    do throws(FileSystemError) {
+      try fileSystem.write(descriptor, bytes, at: 0)
+    } catch {
+      fileSystem.close(descriptor)
+      try? fileSystem.removeFile(temporary)
+      throw error
+    }
+    fileSystem.close(descriptor)
+    do throws(FileSystemError) {
+      try fileSystem.rename(temporary, to: path)
+    } catch {
+      try? fileSystem.removeFile(temporary)
+      throw error
+    }
+  }
+}
+
+/// What this process knows of the index: `end` is the prefix it covers, `nil` when there is
+/// none that describes the file (or it was not looked at).
+struct IndexState: Sendable {
+  var end: Int64?
+  /// The store file the index at `end` describes.
+  var inode: UInt64?
+  /// The index a focused store was opened from (brought up to date by its saves).
+  var loaded: LocalIndex?
+  /// Whether the index on disk was looked at (a store opened without a focus has not).
+  var checked: Bool
+}
