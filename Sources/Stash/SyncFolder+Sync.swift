@@ -148,7 +148,9 @@ extension SyncFolder {
     } catch {
       report.exportError = StashError(error)
     }
-    recordFinishedTransfers(of: report, in: mirror)
+    if let failure = recordFirstTransfers(of: report, in: mirror), report.exportError == nil {
+      report.exportError = failure
+    }
     return report
   }
 

@@ -62,7 +62,15 @@ enum FuzzOracle {
     if !changes.isEmpty {
       let shown = changes.prefix(4).map { String(decoding: $0, as: UTF8.self) }
       if status != 0 { problems.append("exit \(status) but changed \(shown)") }
-      if fuzz.command.onlyReads { problems.append("a reading command changed \(shown)") }
+      // `export --output FILE` writes that one new file, and nothing else.
+      let output = exportOutput(of: fuzz, sandbox: sandbox)
+      let read = changes.filter { path in
+        Paths.resolved(sandbox.root + "/" + String(decoding: path, as: UTF8.self)) != output
+      }
+      if fuzz.command.onlyReads && !read.isEmpty {
+        let shown = read.prefix(4).map { String(decoding: $0, as: UTF8.self) }
+        problems.append("a reading command changed \(shown)")
+      }
       if status == 0 {
         let allowed = allowedRoots(for: fuzz, sandbox: sandbox)
         let outside = changes.filter { path in
@@ -174,7 +182,23 @@ enum FuzzOracle {
       Paths.resolved($0, relativeTo: sandbox.workingFolder)
     }
     if fuzz.command.path.first == "sync" { roots.append(Paths.resolved(sandbox.root + "/cloud")) }
+    if let output = exportOutput(of: fuzz, sandbox: sandbox) { roots.append(output) }
     return roots
+  }
+
+  /// The file `stash export --output FILE` names (its last `--output`), resolved.
+  private static func exportOutput(of fuzz: FuzzCase, sandbox: FuzzSandbox) -> String? {
+    guard fuzz.command.path == ["export"] else { return nil }
+    var named: Bytes?
+    for (index, token) in fuzz.arguments.enumerated() {
+      if token == "--output", index + 1 < fuzz.arguments.count {
+        named = fuzz.arguments[index + 1]
+      } else if token.raw.starts(with: Array("--output=".utf8)) {
+        named = Bytes(raw: Array(token.raw.dropFirst(9)))
+      }
+    }
+    guard let text = named?.text, !text.isEmpty else { return nil }
+    return Paths.resolved(text, relativeTo: sandbox.workingFolder)
   }
 
   /// Every home a case could mean: each `--home` value on its line, `STASH_HOME`, the home
