@@ -51,6 +51,19 @@ struct Session {
     return try DeviceFolder.open(at: home, options: options)
   }
 
+  /// The folder for `sync` and `sync verify`, opened for reading: refused when it has no
+  /// inventory yet (sync was never set up there).
+  ///
+  /// - Throws: ``StashError``: refused, busy, damaged.
+  func openForSyncing() throws(StashError) -> DeviceFolder {
+    let device = try openForReading()
+    guard device.hasInventory else {
+      throw StashError.refused(
+        "Sync is off: '\(home)' has no inventory yet; 'stash sync enable --cloud DIR' sets it up")
+    }
+    return device
+  }
+
   /// The folder ready for a write that adds something, creating the folder and its store
   /// only now (after the command checked its input), when `reading` has none.
   ///

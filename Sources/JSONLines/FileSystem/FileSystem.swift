@@ -238,8 +238,13 @@ extension FileSystem {
   /// Writes a whole file through a synchronized temporary file renamed into place (and
   /// synchronizes the folder), so that `path` holds either nothing new or all of `bytes`.
   ///
+  /// - Parameter durable: `false` for a derived file that checks itself (an index): the
+  ///   rename still makes it all or nothing, but neither the file nor the folder is
+  ///   synchronized, so after a power loss it may be missing or fail its own checksum.
   /// - Throws: ``FileSystemError``; the temporary file is then removed.
-  public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
-    try Log.writeReplacing(path: path, bytes: bytes, fileSystem: self)
+  public func writeFileAtomically(
+    _ path: String, _ bytes: [UInt8], durable: Bool = true
+  ) throws(FileSystemError) {
+    try Log.writeReplacing(path: path, bytes: bytes, durable: durable, fileSystem: self)
   }
 }

@@ -242,19 +242,20 @@ public final class Log {
   }
 
   /// Writes `bytes` to a temporary file beside `path`, synchronizes it, renames it over `path`
-  /// and synchronizes the folder.
+  /// and synchronizes the folder; without `durable`, a derived file (an index) skips both
+  /// synchronizations: one that did not reach the disk whole fails its own checksum.
   ///
   /// The temporary file's descriptor is closed exactly once, whatever fails: a second close
   /// of its number could close a file another thread has opened since.
   static func writeReplacing(
-    path: String, bytes: [UInt8], fileSystem: any FileSystem
+    path: String, bytes: [UInt8], durable: Bool = true, fileSystem: any FileSystem
   ) throws(FileSystemError) {
     let temporary = path + ".tmp"
     try fileSystem.removeFile(temporary)
     let descriptor = try fileSystem.open(temporary, .createNew)
     do throws(FileSystemError) {
       try fileSystem.write(descriptor, bytes, at: 0)
-      try fileSystem.synchronize(descriptor)
+      if durable { try fileSystem.synchronize(descriptor) }
     } catch {
       fileSystem.close(descriptor)
       try? fileSystem.removeFile(temporary)
@@ -269,7 +270,7 @@ public final class Log {
     }
     // The new file is in place; if the folder cannot be synchronized, its name may not
     // survive a power loss, and the caller is told so.
-    try fileSystem.synchronizeDirectory(parentPath(of: path))
+    if durable { try fileSystem.synchronizeDirectory(parentPath(of: path)) }
   }
 }
 

@@ -47,7 +47,7 @@ extension LocalStore {
     guard let built, let bytes = built else { return }
     guard let proof = try? lock.acquire() else { return }
     defer { lock.release(proof) }
-    if (try? LocalStore.writeDerived(bytes, to: indexPath, fileSystem: file.fileSystemForRepairs))
+    if (try? file.fileSystemForRepairs.writeFileAtomically(indexPath, bytes, durable: false))
       != nil, let index = LocalIndex(decoding: bytes)
     {
       // A focused store goes on from the index it wrote (its changed rows are written again
@@ -147,30 +147,6 @@ extension LocalStore {
       liveChanges: Int64(content.liveChangeCount), settingsLine: settingsLine,
       bindingLine: content.bindingLine, entries: writer.output,
       entryCount: content.rows.count)
-  }
-
-  /// Writes a derived file through a temporary file and a rename, without fsync: a file that
-  /// did not reach the disk whole fails its own checksum and is only ignored.
-  static func writeDerived(
-    _ bytes: [UInt8], to path: String, fileSystem: any FileSystem
-  ) throws(FileSystemError) {
-    let temporary = path + ".tmp"
-    try fileSystem.removeFile(temporary)
-    let descriptor = try fileSystem.open(temporary, .createNew)
-    do throws(FileSystemError) {
-      try fileSystem.write(descriptor, bytes, at: 0)
-    } catch {
-      fileSystem.close(descriptor)
-      try? fileSystem.removeFile(temporary)
-      throw error
-    }
-    fileSystem.close(descriptor)
-    do throws(FileSystemError) {
-      try fileSystem.rename(temporary, to: path)
-    } catch {
-      try? fileSystem.removeFile(temporary)
-      throw error
-    }
   }
 }
 

@@ -11,12 +11,7 @@ enum SyncCommand: StashHandler {
   static let path = ["sync"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let device = try session.openForReading()
-    guard device.hasInventory else {
-      throw StashError.refused(
-        "Sync is off: '\(session.home)' has no inventory yet; 'stash sync enable --cloud DIR' "
-          + "sets it up")
-    }
+    let device = try session.openForSyncing()
     let report = try device.sync()
     if session.wantsJSON {
       session.output.json(json(report))

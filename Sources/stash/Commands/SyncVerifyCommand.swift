@@ -8,12 +8,7 @@ enum SyncVerifyCommand: StashHandler {
   static let path = ["sync", "verify"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let device = try session.openForReading()
-    guard device.hasInventory else {
-      throw StashError.refused(
-        "Sync is off: '\(session.home)' has no inventory yet; 'stash sync enable --cloud DIR' "
-          + "sets it up")
-    }
+    let device = try session.openForSyncing()
     let result = try device.verify()
     if session.wantsJSON {
       session.output.json(json(result))
