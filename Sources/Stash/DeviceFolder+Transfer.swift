@@ -124,9 +124,13 @@ extension DeviceFolder {
   /// adds nothing); an id this folder deleted is imported under a new id. A location is found
   /// by name, or created. A photo whose bytes are not in this folder's blobs is left off.
   ///
+  /// - Parameter progress: Told after each entry how many of all are done (for a progress
+  ///   line on a terminal).
   /// - Returns: What was added, skipped and created.
   /// - Throws: ``StashError`` when the save fails.
-  public func importItems(_ file: ImportFile) throws(StashError) -> ImportReport {
+  public func importItems(
+    _ file: ImportFile, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+  ) throws(StashError) -> ImportReport {
     let now = clock()
     return try save("the import of '\(file.path)'") { content, transaction in
       var report = ImportReport()
@@ -137,7 +141,8 @@ extension DeviceFolder {
         }
       }
       var seen = Set<RecordID>()
-      for entry in file.entries {
+      for (index, entry) in file.entries.enumerated() {
+        defer { progress(index + 1, file.entries.count) }
         var item = entry.item
         guard content.rowsByKey[item.record.key] == nil, seen.insert(item.id).inserted else {
           report.alreadyHere += 1

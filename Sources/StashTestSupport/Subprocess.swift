@@ -17,16 +17,23 @@ public final class Subprocess {
   private let pid: pid_t
   private let outputPath: String
   private let errorPath: String
+  private let ownsErrorFile: Bool
 
   /// Starts `executable` with `arguments` (not including the program name) and exactly
   /// `environment`.
   ///
   /// - Throws: An `NSError` with the `posix_spawn` error when the program cannot be started.
-  public init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+  /// - Parameter standardError: A file (a terminal's device, say) to open for standard error
+  ///   instead of a temporary file; ``wait()`` then returns no error output.
+  public init(
+    _ executable: String, _ arguments: [String], environment: [String: String],
+    standardError: String? = nil
+  ) throws {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
       "stash-subprocess-\(UUID().uuidString)")
     outputPath = scratch.path + ".out"
-    errorPath = scratch.path + ".err"
+    errorPath = standardError ?? scratch.path + ".err"
+    ownsErrorFile = standardError == nil
     #if canImport(Darwin)
       var actions: posix_spawn_file_actions_t?
     #else
@@ -81,9 +88,10 @@ public final class Subprocess {
     let exited = status & 0x7F == 0
     let code = exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     let output = (try? Data(contentsOf: URL(fileURLWithPath: outputPath))) ?? Data()
-    let error = (try? Data(contentsOf: URL(fileURLWithPath: errorPath))) ?? Data()
+    let error =
+      ownsErrorFile ? (try? Data(contentsOf: URL(fileURLWithPath: errorPath))) ?? Data() : Data()
     unlink(outputPath)
-    unlink(errorPath)
+    if ownsErrorFile { unlink(errorPath) }
     return (code, output, error)
   }
 }

@@ -13,6 +13,8 @@ struct Session {
   let wantsJSON: Bool
   /// Standard output, with colour only for a terminal without `NO_COLOR`.
   let output: Output
+  /// The environment the command runs in (what `TERM` and the like say about the terminal).
+  let environment: [String: String]
 
   /// How long a command waits for another process holding the folder's lock, in seconds.
   static let lockTimeout = 3.0
@@ -33,6 +35,7 @@ struct Session {
     }
     wantsJSON = arguments.flag("json")
     output = Output(environment: environment.values)
+    self.environment = environment.values
   }
 
   /// Opens the folder without creating anything: a folder without a store reads as empty.

@@ -41,7 +41,12 @@ enum ImportCommand: StashHandler {
       format: arguments.string("format").flatMap(TransferFormat.init(rawValue:)),
       now: reading.clock())
     let device = try session.openForWriting(reusing: reading)
-    let report = try device.importItems(file)
+    let progress = ProgressLine("Importing", environment: session.environment)
+    let report: ImportReport
+    do {
+      defer { progress.finish() }
+      report = try device.importItems(file) { done, total in progress.report(done, of: total) }
+    }
     if session.wantsJSON {
       let names = Names(device)
       session.output.json([
