@@ -58,19 +58,22 @@ extension CloudFolder {
   @discardableResult
   public func importNew(
     into mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp,
-    post: (MirrorEvent) -> Void = { _ in }
+    post: (MirrorEvent) -> Void = { _ in },
+    progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(CloudError) -> ImportReport {
     try reporting(.import, for: mirror, post: post) { () throws(CloudError) in
-      try importSegments(into: mirror, deviceBlobs: deviceBlobs, at: time)
+      try importSegments(into: mirror, deviceBlobs: deviceBlobs, at: time, progress: progress)
     }
   }
 
   private func importSegments(
-    into mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp
+    into mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp,
+    progress: (Int, Int) -> Void
   ) throws(CloudError) -> ImportReport {
     let zone = try bind(mirror)
     var photos = PhotoCheck(files: files, deviceBlobs: deviceBlobs, copying: true)
-    var plan = try planImport(mirror.content, zone: zone, photos: &photos)
+    var plan = try planImport(
+      mirror.content, zone: zone, photos: &photos, progress: progress)
     plan.report.blobsCopied = photos.copied
     // Nothing new: nothing to write (a repeated import, or only waiting and rejected files,
     // leaves the mirror byte for byte as it was).
@@ -113,9 +116,11 @@ extension CloudFolder {
     }
   }
 
-  /// Reads every unread segment and decides what to merge; writes nothing.
+  /// Reads every unread segment and decides what to merge; writes nothing. `progress` is told
+  /// after each segment how many of the unread ones were read.
   func planImport(
-    _ content: MirrorContent, zone: String, photos: inout PhotoCheck
+    _ content: MirrorContent, zone: String, photos: inout PhotoCheck,
+    progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(CloudError) -> ImportPlan {
     var plan = ImportPlan(merge: MergeSet(content: content))
     // Segments under this device's own id that it did not write come from a copy of this
@@ -124,8 +129,11 @@ extension CloudFolder {
     // same device id as this one's, and merging the two would keep only the larger tally,
     // losing moves. After the new identity they are another device's, and read.
     let foreign = Set(try surveyOwnFolder(content).foreign)
-    for path in try unreadSegments(content, report: &plan.report, alsoReading: [])
-    where !foreign.contains(path) {
+    let unread = try unreadSegments(content, report: &plan.report, alsoReading: []).filter {
+      !foreign.contains($0)
+    }
+    for (index, path) in unread.enumerated() {
+      defer { progress(index + 1, unread.count) }
       guard let segment = try segment(at: path, content: content, report: &plan.report) else {
         continue
       }

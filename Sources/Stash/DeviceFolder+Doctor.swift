@@ -16,11 +16,14 @@ extension DeviceFolder {
   /// - Parameters:
   ///   - home: The device folder.
   ///   - options: The lock wait, clock and file system (`createIfMissing` is ignored).
+  ///   - progress: Told after each photo is verified (reading and hashing every photo is
+  ///     what takes long) how many of all were (for a progress line on a terminal).
   /// - Returns: The report; ``DoctorReport/isDamaged`` says whether anything is broken.
   /// - Throws: ``StashError`` (busy) only when another process holds the folder's lock.
-  public static func examine(at home: String, options: Options = Options()) throws(StashError)
-    -> DoctorReport
-  {
+  public static func examine(
+    at home: String, options: Options = Options(),
+    progress: (_ checked: Int, _ total: Int) -> Void = { _, _ in }
+  ) throws(StashError) -> DoctorReport {
     var report = DoctorReport(home: home)
     var options = options
     options.createIfMissing = false
@@ -58,12 +61,14 @@ extension DeviceFolder {
       report.inventoryOpened = true
       examineLocal(local, into: &report, blobs: &blobs)
       examineMirror(of: device, exists: mirrorExists, into: &report, blobs: &blobs)
-      examine(blobs, in: device.blobs, into: &report)
+      examine(blobs, in: device.blobs, into: &report, progress: progress)
     } else if mirrorExists {
       let lock = FolderLock(folder: home, timeout: options.lockTimeout, fileSystem: files)
       try examineMirrorFile(
         home: home, lock: lock, options: options, into: &report, blobs: &blobs)
-      examine(blobs, in: BlobStore(deviceFolder: home, fileSystem: files), into: &report)
+      examine(
+        blobs, in: BlobStore(deviceFolder: home, fileSystem: files), into: &report,
+        progress: progress)
     }
     report.add(contentsOf: sideFiles(in: home, fileSystem: files, except: device?.local))
     report.findings.sort { $0.severity < $1.severity }
@@ -231,10 +236,12 @@ extension DeviceFolder {
   // MARK: - Photos and side files
 
   private static func examine(
-    _ collector: BlobCollector, in store: BlobStore, into report: inout DoctorReport
+    _ collector: BlobCollector, in store: BlobStore, into report: inout DoctorReport,
+    progress: (Int, Int) -> Void
   ) {
     report.photosChecked = collector.order.count
-    for digest in collector.order {
+    for (index, digest) in collector.order.enumerated() {
+      defer { progress(index + 1, collector.order.count) }
       guard let (ref, owner) = collector.found[digest] else { continue }
       switch store.check(ref) {
       case .present:

@@ -15,7 +15,11 @@ extension DeviceFolder {
   /// Runs sync once (see ``SyncFolder/sync()``).
   ///
   /// - Throws: ``StashError`` when nothing could be done.
-  public func sync() throws(StashError) -> SyncRunReport { try folder.sync() }
+  public func sync(
+    progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
+  ) throws(StashError) -> SyncRunReport {
+    try folder.sync(progress: progress)
+  }
 
   /// Catches up with what another instance or process saved (see ``SyncFolder/refresh()``).
   ///

@@ -26,9 +26,10 @@ extension DeviceFolder {
   /// - Returns: The report of the folder after the repair, with ``DoctorReport/repairs``
   ///   saying what was set aside and where.
   /// - Throws: ``StashError`` (busy) only when another process holds the folder's lock.
-  public static func repair(at home: String, options: Options = Options()) throws(StashError)
-    -> DoctorReport
-  {
+  public static func repair(
+    at home: String, options: Options = Options(),
+    progress: (_ checked: Int, _ total: Int) -> Void = { _, _ in }
+  ) throws(StashError) -> DoctorReport {
     var writing = options
     writing.createIfMissing = false
     writing.access = .writing
@@ -73,7 +74,7 @@ extension DeviceFolder {
         repairs.append("Duplicates were not merged: \(error.message)")
       }
     }
-    var report = try examine(at: home, options: options)
+    var report = try examine(at: home, options: options, progress: progress)
     report.repairs = repairs
     return report
   }

@@ -80,7 +80,12 @@ extension SyncFolder {
   /// - Throws: ``StashError`` when nothing could be done: busy (another process holds the
   ///   folder), sync not set up, the mirror damaged, the shared folder unreachable, its zone
   ///   file damaged or of another account. Nothing is then written to either store.
-  public func sync() throws(StashError) -> SyncRunReport {
+  ///
+  /// - Parameter progress: Told after each segment read from the shared folder how many of the
+  ///   unread ones were read (for a progress line on a terminal).
+  public func sync(
+    progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
+  ) throws(StashError) -> SyncRunReport {
     let proof: FolderLock.Held
     do { proof = try lock.acquire() } catch { throw StashError(error) }
     defer { lock.release(proof) }
@@ -90,7 +95,8 @@ extension SyncFolder {
     let coordinator = SyncCoordinator(mirrorStoreID: mirror.storeID) { request in
       try passes.run(request, with: reconciler)
     }
-    return try run(mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes)
+    return try run(
+      mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes, progress: progress)
   }
 
   /// The reconciler of this folder's two stores.
@@ -106,14 +112,15 @@ extension SyncFolder {
   /// The sync sequence (import, the coordinator's pass, export), under the folder's lock:
   /// one place for ``sync()`` and for a long-lived ``SyncSession``.
   func run(
-    mirror: MirrorStore, cloud: CloudFolder, coordinator: SyncCoordinator, passes: PassReports
+    mirror: MirrorStore, cloud: CloudFolder, coordinator: SyncCoordinator, passes: PassReports,
+    progress: (Int, Int) -> Void = { _, _ in }
   ) throws(StashError) -> SyncRunReport {
     passes.clear()
     var report = SyncRunReport()
     let post: (MirrorEvent) -> Void = { coordinator.handle($0) }
     do throws(CloudError) {
       let imported = try cloud.importNew(
-        into: mirror, deviceBlobs: blobs, at: clock(), post: post)
+        into: mirror, deviceBlobs: blobs, at: clock(), post: post, progress: progress)
       report.segmentsRead = imported.segmentsRead
       report.versionsImported = imported.versionsImported
       report.rejectedSegments = imported.rejected.map(\.description)

@@ -86,4 +86,46 @@ import Testing
       #expect(!piped.standardError.contains("Importing"), "\(piped)")
     }
   }
+
+  @Test func aSyncOnATerminalShowsTheSegmentsItReads() throws {
+    try withCLI { cli in
+      let cloud = cli.folder.appendingPathComponent("cloud")
+      try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+      #expect(try cli.run(["sync", "enable", "--cloud", cloud.path]).status == 0)
+      #expect(try cli.run(["add", "Soap"]).status == 0)
+      #expect(try cli.run(["sync"]).status == 0)
+      var other = cli
+      other.home = cli.folder.appendingPathComponent("other")
+      #expect(try other.run(["sync", "enable", "--cloud", cloud.path]).status == 0)
+      let terminal = try PseudoTerminal()
+      defer { close(terminal.controller) }
+      let child = try Subprocess(
+        CLI.binary.path, ["sync"], environment: other.environment,
+        standardError: terminal.device)
+      let (status, output, _) = child.wait()
+      #expect(status == 0, "\(String(decoding: output, as: UTF8.self))")
+      let shown = terminal.drain()
+      #expect(shown.contains("segment 1 of 1"), "\(shown.debugDescription)")
+      #expect(try other.run(["show", "Soap"]).status == 0, "and the sync did its work")
+    }
+  }
+
+  @Test func doctorOnATerminalShowsThePhotosItChecks() throws {
+    try withCLI { cli in
+      let photo = cli.folder.appendingPathComponent("tube.jpg")
+      try Data("not really a jpeg".utf8).write(to: photo)
+      #expect(try cli.run(["add", "Koleston 7/1", "--photo", photo.path]).status == 0)
+      let terminal = try PseudoTerminal()
+      defer { close(terminal.controller) }
+      let child = try Subprocess(
+        CLI.binary.path, ["doctor"], environment: cli.environment,
+        standardError: terminal.device)
+      let (status, output, _) = child.wait()
+      #expect(status == 0, "\(String(decoding: output, as: UTF8.self))")
+      let shown = terminal.drain()
+      #expect(shown.contains("Checking photos: 1 of 1"), "\(shown.debugDescription)")
+      let piped = try cli.run(["doctor"])
+      #expect(!piped.standardError.contains("Checking"), "\(piped)")
+    }
+  }
 }

@@ -25,10 +25,16 @@ enum DoctorCommand: StashHandler {
     let options = DeviceFolder.Options(
       createIfMissing: false, lockTimeout: Session.lockTimeout,
       notices: { Failure.printError($0.message) })
-    let report =
-      arguments.flag("repair")
-      ? try DeviceFolder.repair(at: session.home, options: options)
-      : try DeviceFolder.examine(at: session.home, options: options)
+    let progress = ProgressLine("Checking photos:", environment: session.environment)
+    let report: DoctorReport
+    do {
+      defer { progress.finish() }
+      let show = { (checked: Int, total: Int) in progress.report(checked, of: total) }
+      report =
+        arguments.flag("repair")
+        ? try DeviceFolder.repair(at: session.home, options: options, progress: show)
+        : try DeviceFolder.examine(at: session.home, options: options, progress: show)
+    }
     if session.wantsJSON {
       session.output.json(json(report))
     } else {

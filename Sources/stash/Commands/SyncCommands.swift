@@ -12,7 +12,13 @@ enum SyncCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForSyncing()
-    let report = try device.sync()
+    let progress = ProgressLine(
+      "Reading the shared folder: segment", environment: session.environment)
+    let report: SyncRunReport
+    do {
+      defer { progress.finish() }
+      report = try device.sync { read, total in progress.report(read, of: total) }
+    }
     if session.wantsJSON {
       session.output.json(json(report))
     } else {
