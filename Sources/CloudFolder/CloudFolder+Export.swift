@@ -181,7 +181,7 @@ extension CloudFolder {
   }
 
   /// The pending versions, with their encoded lines, in groups whose segments stay below
-  /// ``CloudLimits/segmentBytes``.
+  /// ``CloudLimits/segmentBytes`` and hold at most ``CloudLimits/versionsPerSegment``.
   static func chunks(of versions: [MirrorVersion]) -> [([MirrorVersion], [[UInt8]])] {
     let budget = Int(CloudLimits.segmentBytes) - 1024
     var chunks = [([MirrorVersion], [[UInt8]])]()
@@ -189,7 +189,9 @@ extension CloudFolder {
     var size = 0
     for version in versions {
       let line = Segment.line(of: version)
-      if !current.0.isEmpty, size + line.count + 1 > budget {
+      if !current.0.isEmpty,
+        size + line.count + 1 > budget || current.0.count == CloudLimits.versionsPerSegment
+      {
         chunks.append(current)
         current = ([], [])
         size = 0

@@ -12,6 +12,10 @@ public enum CloudLimits {
   /// The largest segment file. Exports split their versions over as many segments as it
   /// takes to stay below it, so an honest device never writes a segment others refuse.
   public static let segmentBytes: Int64 = 64 << 20
+  /// The most versions one segment holds: the mirror records a segment's versions as exported
+  /// in one line, which must stay under a line's limit (1 MiB; a reference takes about 140
+  /// bytes). Smaller segments also reach other devices sooner through a sync tool.
+  public static let versionsPerSegment = 4_096
 
   /// The largest photo. Attaching a larger one is refused on the device (so every device can
   /// receive what it exports); a version naming a larger one is invalid.

@@ -78,6 +78,34 @@ private func item(_ name: String, photo: BlobRef? = nil) -> Record {
     }
   }
 
+  /// A first sync of a large inventory: the mirror records each segment's versions as
+  /// exported in one line, which must stay under a line's limit (1 MiB), so a segment holds at
+  /// most `CloudLimits.versionsPerSegment` versions. (With 9,000 in one segment the line was
+  /// 1.2 MB, and the export of a 100,000-item inventory failed every time.)
+  @Test func aLargeFirstExportIsSplitSoThatEverySegmentIsMarkedExported() throws {
+    try withTemporaryFolder { folder in
+      let setUp = try SharedSetUp(folder)
+      let count = 9_000
+      try setUp.a.mirror.update { _, transaction in
+        for number in 0..<count {
+          let item = Item(name: "Tube \(number)", quantity: 1, createdAt: sharedEpoch)
+          transaction.write(
+            .record(item.record), parents: [], author: setUp.a.device, at: sharedEpoch)
+        }
+      }
+      let report = try setUp.cloud.export(
+        from: setUp.a.mirror, deviceBlobs: setUp.a.blobs, at: sharedEpoch)
+      #expect(report.versions == count)
+      #expect(
+        report.segments.count == (count + CloudLimits.versionsPerSegment - 1)
+          / CloudLimits.versionsPerSegment)
+      #expect(setUp.a.mirror.content.pending.isEmpty, "every version is marked exported")
+      let imported = try setUp.cloud.importNew(
+        into: setUp.b.mirror, deviceBlobs: setUp.b.blobs, at: sharedEpoch)
+      #expect(imported.versionsImported == count)
+    }
+  }
+
   @Test func segmentsAreImmutableAndNumberedPerDevice() throws {
     try withTemporaryFolder { folder in
       let (a, _, cloud) = try setUp(folder)
