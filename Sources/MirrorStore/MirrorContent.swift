@@ -79,7 +79,8 @@ public struct MirrorContent: Sendable {
   public private(set) var exportIDs: [String: String] = [:]
   /// The zone (shared folder identity) this mirror is bound to.
   public private(set) var zone: String?
-  /// The last finished, successful import that read at least one segment.
+  /// The last finished, successful import that read at least one segment, or the first
+  /// successful one (which may have read nothing): a sync with nothing new writes nothing.
   public private(set) var lastImport: Timestamp?
   /// The last finished, successful export.
   public private(set) var lastExport: Timestamp?

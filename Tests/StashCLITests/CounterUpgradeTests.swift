@@ -10,7 +10,9 @@ import Testing
 @Suite struct CounterUpgradeTests {
   /// The two device folders and the shared folder of `Fixtures/formats/format-2-two-devices`
   /// (written before counters: local stores of format 1, mirrors and segments of format 2),
-  /// copied here with their settings pointed at the copy of the shared folder.
+  /// copied here. Their settings still name the shared folder they were made with
+  /// (`/tmp/v2f/cloud`, absent here): to the device, its shared folder is unreachable, which
+  /// must not read as damage.
   private func fixture(_ cli: CLI) throws -> (home: CLI, other: CLI, cloud: URL) {
     let source = Fixtures.url("formats/format-2-two-devices")
     let cloud = cli.folder.appendingPathComponent("cloud")
