@@ -11,8 +11,8 @@ import Testing
   /// The two device folders and the shared folder of `Fixtures/formats/format-2-two-devices`
   /// (written before counters: local stores of format 1, mirrors and segments of format 2),
   /// copied here. Their settings still name the shared folder they were made with
-  /// (`/tmp/v2f/cloud`, absent here): to the device, its shared folder is unreachable, which
-  /// must not read as damage.
+  /// (`/tmp/v2f/cloud`, absent here) until a test points them at the copy with `sync enable`:
+  /// before that, the shared folder is unreachable, which must not read as damage.
   private func fixture(_ cli: CLI) throws -> (home: CLI, other: CLI, cloud: URL) {
     let source = Fixtures.url("formats/format-2-two-devices")
     let cloud = cli.folder.appendingPathComponent("cloud")
