@@ -107,14 +107,20 @@ struct LocalIndex {
 
   /// Reads an index file's bytes; `nil` when they are not a whole index of this version.
   init?(decoding bytes: [UInt8]) {
-    var reader = ByteReader(bytes)
-    guard reader.take(LocalIndex.magic.count) == LocalIndex.magic,
+    guard let head = bytes.withUnsafeBytes({ Self.head(of: $0, file: bytes) }) else {
+      return nil
+    }
+    self = head
+  }
+
+  /// The index `raw` (the bytes of `file`) holds, its entries still encoded, or `nil`.
+  private static func head(of raw: UnsafeRawBufferPointer, file: [UInt8]) -> LocalIndex? {
+    var reader = RawReader(raw)
+    guard reader.take(LocalIndex.magic.count).map(Array.init) == LocalIndex.magic,
       let version: UInt32 = reader.integer(), version == LocalIndex.version,
       let length: UInt64 = reader.integer(), let checksum: UInt32 = reader.integer(),
-      length == UInt64(bytes.count - LocalIndex.headLength),
-      bytes.withUnsafeBytes({
-        CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[LocalIndex.headLength...]))
-      }) == checksum,
+      length == UInt64(raw.count - LocalIndex.headLength),
+      CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[LocalIndex.headLength...])) == checksum,
       let store = reader.bytes(width: 2), let storeID = String(validating: store, as: UTF8.self),
       let device: UInt64 = reader.integer(), let inode: UInt64 = reader.integer(),
       let end: Int64 = reader.integer(), let lines: Int64 = reader.integer(),
@@ -135,18 +141,16 @@ struct LocalIndex {
       guard let span = reader.span() else { return nil }
       binding = span
     }
-    guard let count: UInt64 = reader.integer(), count <= UInt64(bytes.count) else { return nil }
-    self.storeID = storeID
-    self.prefix = LogPrefix(
-      device: device, inode: inode, end: end, lastSequence: lastSequence, lines: Int(lines),
-      probes: probes)
-    self.nextRow = nextRow
-    self.liveChanges = liveChanges
-    self.settingsLine = settings
-    self.bindingLine = binding
-    self.entries = bytes
-    self.entriesStart = reader.position
-    self.entryCount = Int(count)
+    guard let count: UInt64 = reader.integer(), count <= UInt64(raw.count) else { return nil }
+    var index = LocalIndex(
+      storeID: storeID,
+      prefix: LogPrefix(
+        device: device, inode: inode, end: end, lastSequence: lastSequence, lines: Int(lines),
+        probes: probes),
+      nextRow: nextRow, liveChanges: liveChanges, settingsLine: settings, bindingLine: binding,
+      entries: file, entryCount: Int(count))
+    index.entriesStart = reader.position
+    return index
   }
 
   init(
@@ -156,7 +160,6 @@ struct LocalIndex {
     self.storeID = storeID
     self.prefix = prefix
     self.nextRow = nextRow
-    self.liveChanges = liveChanges
     self.liveChanges = liveChanges
     self.settingsLine = settingsLine
     self.bindingLine = bindingLine
@@ -221,48 +224,10 @@ struct ByteWriter {
   }
 }
 
-/// Reads what ``ByteWriter`` writes from an array, never past its end.
-struct ByteReader {
-  private let bytes: [UInt8]
-  private(set) var position = 0
-
-  init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-  mutating func take(_ count: Int) -> [UInt8]? {
-    guard count >= 0, bytes.count - position >= count else { return nil }
-    defer { position += count }
-    return Array(bytes[position..<(position + count)])
-  }
-
-  mutating func integer<T: FixedWidthInteger>() -> T? {
-    guard let raw = take(MemoryLayout<T>.size) else { return nil }
-    var value = T.zero
-    for (index, byte) in raw.enumerated() { value |= T(truncatingIfNeeded: byte) << (8 * index) }
-    return value
-  }
-
-  mutating func bytes(width: Int) -> [UInt8]? {
-    let length: Int?
-    if width == 1 {
-      length = (integer() as UInt8?).map(Int.init)
-    } else {
-      length = (integer() as UInt16?).map(Int.init)
-    }
-    return length.flatMap { take($0) }
-  }
-
-  mutating func span() -> LineSpan? {
-    guard let offset: Int64 = integer(), let length: UInt32 = integer(),
-      let line: Int64 = integer(), offset >= 0, line >= 0, line <= Int64(Int32.max)
-    else { return nil }
-    return LineSpan(offset: offset, length: Int(length), line: Int(line))
-  }
-}
-
 /// Reads what ``ByteWriter`` writes from raw memory, without copying, never past its end.
 struct RawReader {
   private let raw: UnsafeRawBufferPointer
-  private var position = 0
+  private(set) var position = 0
 
   init(_ raw: UnsafeRawBufferPointer) { self.raw = raw }
 
