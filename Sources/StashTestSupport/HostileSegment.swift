@@ -45,16 +45,24 @@ public enum HostileSegment {
   public static func bytes(
     zone: String, device: DeviceID, sequence: Int64 = 1, versions: [Version], count: Int? = nil
   ) -> [UInt8] {
+    bytes(zone: zone, device: device, sequence: sequence, lines: versions.map(\.json), count: count)
+  }
+
+  /// The bytes of a segment whose version lines are `lines` (announcing `count` of them, by
+  /// default all): the header `CloudFolder` writes, then one JSON object per line.
+  public static func bytes(
+    zone: String, device: DeviceID, sequence: Int64 = 1, lines: [JSONObject], count: Int? = nil
+  ) -> [UInt8] {
     var out = [UInt8]()
     let header: JSONObject = [
       "format": .string("stash.segment"), "version": .integer(3), "zone": .string(zone),
       "device": .string(device.rawValue), "sequence": .integer(sequence),
-      "count": .integer(Int64(count ?? versions.count)),
+      "count": .integer(Int64(count ?? lines.count)),
     ]
     JSONWriter.write(.object(["segment": .object(header)]), into: &out)
     out.append(10)
-    for version in versions {
-      JSONWriter.write(.object(version.json), into: &out)
+    for line in lines {
+      JSONWriter.write(.object(line), into: &out)
       out.append(10)
     }
     return out

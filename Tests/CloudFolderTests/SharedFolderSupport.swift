@@ -82,19 +82,8 @@ func segmentBytes(
   zone: String, device: DeviceID, sequence: Int64 = 1, versions: [MirrorVersion],
   count: Int? = nil
 ) -> [UInt8] {
-  var out = [UInt8]()
-  let header: JSONObject = [
-    "format": .string("stash.segment"), "version": .integer(3), "zone": .string(zone),
-    "device": .string(device.rawValue), "sequence": .integer(sequence),
-    "count": .integer(Int64(count ?? versions.count)),
-  ]
-  JSONWriter.write(.object(["segment": .object(header)]), into: &out)
-  out.append(10)
-  for version in versions {
-    JSONWriter.write(.object(version.json), into: &out)
-    out.append(10)
-  }
-  return out
+  HostileSegment.bytes(
+    zone: zone, device: device, sequence: sequence, lines: versions.map(\.json), count: count)
 }
 
 /// Writes a file (and its folders) in the shared folder.
