@@ -74,38 +74,6 @@ extension DeviceFolder {
   }
 }
 
-extension SyncFolder {
-  /// Records that this run's import, and its export when it worked, finished, when the
-  /// transport recorded neither (it writes nothing when there was nothing to read or send)
-  /// and the mirror has no time for it yet: so that `sync status` never says "never" after a
-  /// sync that worked.
-  ///
-  /// Only a first time is recorded. DESIGN's idempotence invariant says a sync with nothing
-  /// new changes no store file, so a later run with nothing to read or send leaves the time of
-  /// the last import or export that moved something.
-  ///
-  /// - Returns: The failure to save the time, if any: a failed write is never hidden.
-  func recordFirstTransfers(of report: SyncRunReport, in mirror: MirrorStore) -> StashError? {
-    let time = clock()
-    let content = mirror.content
-    let importRecorded = report.segmentsRead > 0 || report.versionsImported > 0
-    let exportWorked = report.exportError == nil && report.exportStopped == nil
-    let exportRecorded = report.versionsExported > 0
-    let importDue = !importRecorded && content.lastImport == nil
-    let exportDue = exportWorked && !exportRecorded && content.lastExport == nil
-    guard importDue || exportDue else { return nil }
-    do {
-      try mirror.update { _, transaction in
-        if importDue { transaction.recordTransfer(.import, at: time) }
-        if exportDue { transaction.recordTransfer(.export, at: time) }
-      }
-      return nil
-    } catch {
-      return StashError(wrapping: error)
-    }
-  }
-}
-
 /// A file in the shared folder that waits or would be rejected, and why.
 public struct SharedFileNote: Hashable, Sendable {
   /// What it is about.
