@@ -167,32 +167,51 @@ struct LocalIndex {
     self.entryCount = entryCount
   }
 
+  /// An entry's names, still encoded: each a `UInt16` length and its bytes.
+  struct EncodedNames {
+    let raw: UnsafeRawBufferPointer
+
+    /// Whether one of the names is exactly `bytes`.
+    func contains(_ bytes: [UInt8]) -> Bool {
+      var reader = RawReader(raw)
+      while let name = reader.bytes(width: 2) {
+        if name.hasBytes(bytes) { return true }
+      }
+      return false
+    }
+
+    /// The names, copied.
+    var decoded: [[UInt8]] {
+      var reader = RawReader(raw)
+      var names = [[UInt8]]()
+      while let name = reader.bytes(width: 2) { names.append(Array(name)) }
+      return names
+    }
+  }
+
   /// Calls `body` with each entry for which `matches` (given its model, id and names, still
   /// encoded) is true; `false` when the entries are malformed.
   func forEachEntry(
-    where matches: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, [UnsafeRawBufferPointer])
-      -> Bool,
+    where matches: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, EncodedNames) -> Bool,
     _ body: (Entry) -> Void
   ) -> Bool {
     entries.withUnsafeBytes { whole in
-      var reader = RawReader(UnsafeRawBufferPointer(rebasing: whole[entriesStart...]))
-      var names = [UnsafeRawBufferPointer]()
-      names.reserveCapacity(4)
+      let raw = UnsafeRawBufferPointer(rebasing: whole[entriesStart...])
+      var reader = RawReader(raw)
       for _ in 0..<entryCount {
         guard let row: Int64 = reader.integer(), let span = reader.span(),
           let model = reader.bytes(width: 1), let id = reader.bytes(width: 1),
           let count: UInt8 = reader.integer()
         else { return false }
-        names.removeAll(keepingCapacity: true)
+        let namesStart = reader.position
         for _ in 0..<count {
-          guard let name = reader.bytes(width: 2) else { return false }
-          names.append(name)
+          guard reader.bytes(width: 2) != nil else { return false }
         }
+        let names = EncodedNames(
+          raw: UnsafeRawBufferPointer(rebasing: raw[namesStart..<reader.position]))
         if matches(model, id, names) {
           body(
-            Entry(
-              row: row, span: span, model: Array(model), id: Array(id),
-              names: names.map { Array($0) }))
+            Entry(row: row, span: span, model: Array(model), id: Array(id), names: names.decoded))
         }
       }
       return reader.isAtEnd
@@ -240,10 +259,10 @@ struct RawReader {
   }
 
   mutating func integer<T: FixedWidthInteger>() -> T? {
-    guard let bytes = take(MemoryLayout<T>.size) else { return nil }
-    var value = T.zero
-    for index in 0..<bytes.count { value |= T(truncatingIfNeeded: bytes[index]) << (8 * index) }
-    return value
+    let size = MemoryLayout<T>.size
+    guard raw.count - position >= size else { return nil }
+    defer { position += size }
+    return T(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: T.self))
   }
 
   mutating func bytes(width: Int) -> UnsafeRawBufferPointer? {
@@ -261,5 +280,20 @@ struct RawReader {
       let line: Int64 = integer(), offset >= 0, line >= 0, line <= Int64(Int32.max)
     else { return nil }
     return LineSpan(offset: offset, length: Int(length), line: Int(line))
+  }
+}
+
+extension UnsafeRawBufferPointer {
+  /// Whether these bytes are exactly `bytes` (a `memcmp`, not a walk through two sequences:
+  /// a lookup compares every entry of the index).
+  func hasBytes(_ bytes: [UInt8]) -> Bool {
+    count == bytes.count && hasPrefix(bytes)
+  }
+
+  /// Whether these bytes start with `bytes`.
+  func hasPrefix(_ bytes: [UInt8]) -> Bool {
+    guard count >= bytes.count else { return false }
+    guard let base = baseAddress, !bytes.isEmpty else { return true }
+    return bytes.withUnsafeBytes { memcmp(base, $0.baseAddress!, bytes.count) == 0 }
   }
 }

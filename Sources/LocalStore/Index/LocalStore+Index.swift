@@ -164,8 +164,8 @@ extension LocalStore {
     }
     var loaded = Set<Int64>()
     func loadRows(
-      where matches: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, [UnsafeRawBufferPointer]) ->
-        Bool
+      where matches: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, LocalIndex.EncodedNames)
+        -> Bool
     ) -> Bool {
       var entries = [LocalIndex.Entry]()
       guard index.forEachEntry(where: matches, { entries.append($0) }) else { return false }
@@ -186,10 +186,10 @@ extension LocalStore {
       let prefix = lowered.count >= 4 ? Array(lowered.utf8) : nil
       let name = LocalIndex.searchForm(lookup.text)
       let found = loadRows { entryModel, id, names in
-        guard entryModel.elementsEqual(model) else { return false }
-        if let exact, id.elementsEqual(exact) { return true }
-        if let prefix, id.starts(with: prefix) { return true }
-        return names.contains { $0.elementsEqual(name) }
+        guard entryModel.hasBytes(model) else { return false }
+        if let exact, id.hasBytes(exact) { return true }
+        if let prefix, id.hasPrefix(prefix) { return true }
+        return names.contains(name)
       }
       guard found else { return nil }
     }
@@ -218,7 +218,7 @@ extension LocalStore {
       let id = Array(target.id.rawValue.utf8)
       guard
         loadRows(where: { entryModel, entryID, _ in
-          entryModel.elementsEqual(model) && entryID.elementsEqual(id)
+          entryModel.hasBytes(model) && entryID.hasBytes(id)
         })
       else {
         return nil
