@@ -3,28 +3,40 @@ public import JSONLines
 import StashModel
 
 /// The index beside `default.store` (`default.store.index`): where the latest line of each
-/// live row is, for a known prefix of the store file.
+/// live row is, for a known prefix of the store file, sorted so that a lookup reads a few
+/// blocks of it instead of all of it.
 ///
 /// It is derived: built from a whole replay of the file, never the truth, and checked every
-/// time it is used. Its own checksum covers every byte after its fixed head; its
+/// time it is used. Its head has its own checksum; its body is cut into blocks of 4 KiB, each
+/// with a CRC-32 listed in the head, and a block is checked each time it is read. Its
 /// ``LogPrefix`` must still describe the store file (same file, same probe lines); each line
 /// read through it is checksum-verified and decoded like any other line, and must be the row
 /// the index says. An index that fails any check, or of another format version (older or
 /// newer: it is derived, so a newer one is ignored rather than refused, and rewritten by the
 /// next save that writes an index), is not used: the store is read in full.
 ///
-/// Layout (little-endian): the magic `stash.local.index\n`, the format version (`UInt32`),
-/// the body's length (`UInt64`) and CRC-32 (`UInt32`), then the body: the store id, the
-/// prefix, the next row number, the settings' and the checkpoint binding's lines, and one
-/// entry per live row (row, line, model, id, and the lowercased, canonically decomposed name
-/// and message that lookups by name compare).
-struct LocalIndex {
+/// Layout (little-endian; Fixtures/README.md section 1.4 has it byte by byte): the magic
+/// `stash.local.index\n`, the format version (`UInt32`), the head's length (`UInt64`) and
+/// CRC-32 (`UInt32`); the head: the store id, the prefix, the next row number, the settings'
+/// and the checkpoint binding's lines, the counts and sizes of the body's three parts and
+/// each body block's CRC-32; the body: one entry per live row (row, line, model, id, and the
+/// lowercased, canonically decomposed name and message that lookups by name compare), then
+/// the entries' offsets sorted by model and id, then (offset, name number) pairs sorted by
+/// model and name.
+struct LocalIndex: Sendable {
   /// The file name's suffix after the store's.
   static let suffix = ".index"
-  /// The newest (and only) format this code reads and writes.
-  static let version: UInt32 = 1
+  /// The newest (and only) format this code reads and writes. Format 1 (one checksum over
+  /// the whole file, entries in row order, read in full by every lookup) is ignored.
+  static let version: UInt32 = 2
   static let magic = Array("stash.local.index\n".utf8)
-  static let headLength = magic.count + 4 + 8 + 4
+  static let fixedLength = magic.count + 4 + 8 + 4
+  /// The body's block size: the unit a lookup reads and checks.
+  static let blockSize = 4096
+  /// The bytes of one slot of the id table (an entry's offset).
+  static let idSlot = 4
+  /// The bytes of one slot of the name table (an entry's offset and which of its names).
+  static let nameSlot = 5
 
   /// Which store wrote it.
   var storeID: String
@@ -39,15 +51,19 @@ struct LocalIndex {
   var settingsLine: LineSpan
   /// The checkpoint binding's line, if there is one.
   var bindingLine: LineSpan?
-  /// The entries, still encoded (a lookup scans them without decoding them all): the bytes
-  /// of `entries` from `entriesStart` on.
-  var entries: [UInt8]
-  var entriesStart = 0
-  /// How many entries there are.
+  /// How many entries there are (one per live row).
   var entryCount: Int
+  /// The byte length of the entries (the body's first part).
+  var entriesLength: Int
+  /// How many names the name table lists.
+  var nameCount: Int
+  /// The CRC-32 of each block of the body.
+  var blockChecksums: [UInt32]
+  /// The head's checksum: two heads with equal checksums and prefixes describe one file.
+  var headChecksum: UInt32 = 0
 
   /// One live row as the index records it.
-  struct Entry {
+  struct Entry: Sendable {
     var row: Int64
     var span: LineSpan
     var model: [UInt8]
@@ -63,36 +79,171 @@ struct LocalIndex {
     Array(text.lowercased().decomposedStringWithCanonicalMapping.utf8)
   }
 
+  /// Where the id table starts in the body.
+  var idTableStart: Int { entriesLength }
+  /// Where the name table starts in the body.
+  var nameTableStart: Int { entriesLength + entryCount * Self.idSlot }
+  /// The body's length.
+  var bodyLength: Int { nameTableStart + nameCount * Self.nameSlot }
+
+  /// Whether `a` sorts before `b`: by model, then by key (id or name), bytewise. The writer
+  /// sorts with it and the reader searches with it.
+  static func precedes(
+    _ a: (model: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer),
+    _ b: (model: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer)
+  ) -> Bool {
+    let models = compareBytes(a.model, b.model)
+    return models != 0 ? models < 0 : compareBytes(a.key, b.key) < 0
+  }
+
+  /// Whether `a` sorts before `b` (arrays).
+  static func precedes(_ a: (model: [UInt8], key: [UInt8]), _ b: (model: [UInt8], key: [UInt8]))
+    -> Bool
+  {
+    a.model.withUnsafeBytes { am in
+      a.key.withUnsafeBytes { ak in
+        b.model.withUnsafeBytes { bm in
+          b.key.withUnsafeBytes { bk in precedes((am, ak), (bm, bk)) }
+        }
+      }
+    }
+  }
+
+  /// Negative, zero or positive as `a` sorts before, equal to or after `b`, bytewise (shorter
+  /// first when one starts the other).
+  static func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+    let common = min(a.count, b.count)
+    if common > 0 {
+      let order = memcmp(a.baseAddress!, b.baseAddress!, common)
+      if order != 0 { return Int(order) }
+    }
+    return a.count - b.count
+  }
+
+  /// The model, id and names of the entry encoded at `offset` of `raw` (as ``append(_:to:)``
+  /// writes it), without copying; `nil` when it does not fit.
+  static func keys(in raw: UnsafeRawBufferPointer, at offset: Int) -> (
+    model: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer, names: [UnsafeRawBufferPointer]
+  )? {
+    var reader = RawReader(UnsafeRawBufferPointer(rebasing: raw[offset...]))
+    guard reader.take(28) != nil, let model = reader.bytes(width: 1),
+      let id = reader.bytes(width: 1), let count: UInt8 = reader.integer()
+    else { return nil }
+    var names = [UnsafeRawBufferPointer]()
+    for _ in 0..<count {
+      guard let name = reader.bytes(width: 2) else { return nil }
+      names.append(name)
+    }
+    return (model, id, names)
+  }
+
   // MARK: Encoding
 
-  /// The file's bytes.
-  func encoded() -> [UInt8] {
-    var body = ByteWriter()
-    body.bytes(Array(storeID.utf8), width: 2)
-    body.integer(prefix.device)
-    body.integer(prefix.inode)
-    body.integer(prefix.end)
-    body.integer(Int64(prefix.lines))
-    body.integer(prefix.lastSequence)
-    body.integer(UInt32(prefix.probes.count))
-    for probe in prefix.probes {
-      body.span(probe.span)
-      body.integer(probe.checksum)
+  /// Collects the entries of an index being written, then encodes it. It keeps the encoded
+  /// entries and their offsets only, and sorts the offsets by the keys in the encoded bytes.
+  struct Builder {
+    private var entries = ByteWriter()
+    private var ids = [UInt32]()
+    /// How many entries were added.
+    private(set) var count = 0
+
+    init(capacity: Int) {
+      entries.output.reserveCapacity(capacity * 96)
+      ids.reserveCapacity(capacity)
     }
-    body.integer(nextRow)
-    body.integer(liveChanges)
-    body.span(settingsLine)
-    body.integer(UInt8(bindingLine == nil ? 0 : 1))
-    if let bindingLine { body.span(bindingLine) }
-    body.integer(UInt64(entryCount))
-    body.output += entries[entriesStart...]
-    var out = ByteWriter()
-    out.output = LocalIndex.magic
-    out.integer(LocalIndex.version)
-    out.integer(UInt64(body.output.count))
-    out.integer(CRC32.checksum(body.output))
-    out.output += body.output
-    return out.output
+
+    /// Adds an entry; `false` when the index would pass the 4 GiB its offsets can name.
+    mutating func append(_ entry: Entry) -> Bool {
+      guard let offset = UInt32(exactly: entries.output.count) else { return false }
+      LocalIndex.append(entry, to: &entries)
+      ids.append(offset)
+      count += 1
+      return true
+    }
+
+    /// The file's bytes, with this head; `nil` when the entries are malformed.
+    func encoded(
+      storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
+      settingsLine: LineSpan, bindingLine: LineSpan?
+    ) -> [UInt8]? {
+      var body = entries
+      typealias Key = (model: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer)
+      let sorted: ([UInt32], [(offset: UInt32, number: UInt8)])? = entries.output.withUnsafeBytes {
+        raw in
+        var idKeys = [(key: Key, offset: UInt32)]()
+        var nameKeys = [(key: Key, offset: UInt32, number: UInt8)]()
+        idKeys.reserveCapacity(ids.count)
+        nameKeys.reserveCapacity(ids.count)
+        for offset in ids {
+          guard let found = LocalIndex.keys(in: raw, at: Int(offset)) else { return nil }
+          idKeys.append(((found.model, found.id), offset))
+          for (number, name) in found.names.enumerated() {
+            nameKeys.append(((found.model, name), offset, UInt8(number)))
+          }
+        }
+        idKeys.sort { LocalIndex.precedes($0.key, $1.key) }
+        nameKeys.sort { LocalIndex.precedes($0.key, $1.key) }
+        return (idKeys.map(\.offset), nameKeys.map { ($0.offset, $0.number) })
+      }
+      guard let (byID, byName) = sorted else { return nil }
+      for offset in byID { body.integer(offset) }
+      for slot in byName {
+        body.integer(slot.offset)
+        body.integer(slot.number)
+      }
+      var checksums = [UInt32]()
+      checksums.reserveCapacity(body.output.count / LocalIndex.blockSize + 1)
+      body.output.withUnsafeBytes { raw in
+        var start = 0
+        while start < raw.count {
+          let end = min(start + LocalIndex.blockSize, raw.count)
+          checksums.append(CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[start..<end])))
+          start = end
+        }
+      }
+      let index = LocalIndex(
+        storeID: storeID, prefix: prefix, nextRow: nextRow, liveChanges: liveChanges,
+        settingsLine: settingsLine, bindingLine: bindingLine, entryCount: count,
+        entriesLength: entries.output.count, nameCount: byName.count,
+        blockChecksums: checksums)
+      let head = index.encodedHead()
+      var out = ByteWriter()
+      out.output.reserveCapacity(LocalIndex.fixedLength + head.count + body.output.count)
+      out.output = LocalIndex.magic
+      out.integer(LocalIndex.version)
+      out.integer(UInt64(head.count))
+      out.integer(CRC32.checksum(head))
+      out.output += head
+      out.output += body.output
+      return out.output
+    }
+  }
+
+  /// The head's bytes (after the fixed part).
+  func encodedHead() -> [UInt8] {
+    var head = ByteWriter()
+    head.bytes(Array(storeID.utf8), width: 2)
+    head.integer(prefix.device)
+    head.integer(prefix.inode)
+    head.integer(prefix.end)
+    head.integer(Int64(prefix.lines))
+    head.integer(prefix.lastSequence)
+    head.integer(UInt32(prefix.probes.count))
+    for probe in prefix.probes {
+      head.span(probe.span)
+      head.integer(probe.checksum)
+    }
+    head.integer(nextRow)
+    head.integer(liveChanges)
+    head.span(settingsLine)
+    head.integer(UInt8(bindingLine == nil ? 0 : 1))
+    if let bindingLine { head.span(bindingLine) }
+    head.integer(UInt64(entryCount))
+    head.integer(UInt64(entriesLength))
+    head.integer(UInt64(nameCount))
+    head.integer(UInt64(blockChecksums.count))
+    for checksum in blockChecksums { head.integer(checksum) }
+    return head.output
   }
 
   /// Appends one entry to the entries being written.
@@ -105,23 +256,15 @@ struct LocalIndex {
     for name in entry.names { writer.bytes(name, width: 2) }
   }
 
-  /// Reads an index file's bytes; `nil` when they are not a whole index of this version.
-  init?(decoding bytes: [UInt8]) {
-    guard let head = bytes.withUnsafeBytes({ Self.head(of: $0, file: bytes) }) else {
-      return nil
-    }
-    self = head
-  }
+  // MARK: Decoding
 
-  /// The index `raw` (the bytes of `file`) holds, its entries still encoded, or `nil`.
-  private static func head(of raw: UnsafeRawBufferPointer, file: [UInt8]) -> LocalIndex? {
+  /// The index whose head `head` holds (checked against `checksum`), for a file of
+  /// `fileLength` bytes; `nil` when the head is damaged or does not fit the file.
+  init?(head raw: UnsafeRawBufferPointer, checksum: UInt32, fileLength: Int64) {
+    guard CRC32.checksum(raw) == checksum else { return nil }
     var reader = RawReader(raw)
-    guard reader.take(LocalIndex.magic.count).map(Array.init) == LocalIndex.magic,
-      let version: UInt32 = reader.integer(), version == LocalIndex.version,
-      let length: UInt64 = reader.integer(), let checksum: UInt32 = reader.integer(),
-      length == UInt64(raw.count - LocalIndex.headLength),
-      CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[LocalIndex.headLength...])) == checksum,
-      let store = reader.bytes(width: 2), let storeID = String(validating: store, as: UTF8.self),
+    guard let store = reader.bytes(width: 2),
+      let storeID = String(validating: store, as: UTF8.self),
       let device: UInt64 = reader.integer(), let inode: UInt64 = reader.integer(),
       let end: Int64 = reader.integer(), let lines: Int64 = reader.integer(),
       let lastSequence: Int64 = reader.integer(), let probeCount: UInt32 = reader.integer(),
@@ -133,29 +276,60 @@ struct LocalIndex {
       probes.append(LogPrefix.Probe(span: span, checksum: crc))
     }
     guard let nextRow: Int64 = reader.integer(), let liveChanges: Int64 = reader.integer(),
-      let settings = reader.span(),
-      let hasBinding: UInt8 = reader.integer()
+      let settings = reader.span(), let hasBinding: UInt8 = reader.integer(), hasBinding <= 1
     else { return nil }
     var binding: LineSpan?
     if hasBinding == 1 {
       guard let span = reader.span() else { return nil }
       binding = span
     }
-    guard let count: UInt64 = reader.integer(), count <= UInt64(raw.count) else { return nil }
-    var index = LocalIndex(
+    guard let entryCount: UInt64 = reader.integer(), let entriesLength: UInt64 = reader.integer(),
+      let nameCount: UInt64 = reader.integer(), let blockCount: UInt64 = reader.integer(),
+      entryCount <= UInt64(fileLength), entriesLength <= UInt64(fileLength),
+      nameCount <= UInt64(fileLength), blockCount <= UInt64(fileLength)
+    else { return nil }
+    var checksums = [UInt32]()
+    checksums.reserveCapacity(Int(blockCount))
+    for _ in 0..<blockCount {
+      guard let crc: UInt32 = reader.integer() else { return nil }
+      checksums.append(crc)
+    }
+    guard reader.isAtEnd else { return nil }
+    self.init(
       storeID: storeID,
       prefix: LogPrefix(
         device: device, inode: inode, end: end, lastSequence: lastSequence, lines: Int(lines),
         probes: probes),
       nextRow: nextRow, liveChanges: liveChanges, settingsLine: settings, bindingLine: binding,
-      entries: file, entryCount: Int(count))
-    index.entriesStart = reader.position
-    return index
+      entryCount: Int(entryCount), entriesLength: Int(entriesLength), nameCount: Int(nameCount),
+      blockChecksums: checksums)
+    headChecksum = checksum
+    let blocks = (bodyLength + Self.blockSize - 1) / Self.blockSize
+    guard blocks == checksums.count,
+      Int64(Self.fixedLength + raw.count + bodyLength) == fileLength
+    else { return nil }
+  }
+
+  /// The head of an index file's bytes (as ``Builder`` encodes them); `nil` when they are not
+  /// a whole index of this format (the body's blocks are not checked).
+  init?(decoding bytes: [UInt8]) {
+    let found: LocalIndex? = bytes.withUnsafeBytes { raw in
+      var reader = RawReader(raw)
+      guard reader.take(LocalIndex.magic.count).map(Array.init) == LocalIndex.magic,
+        let version: UInt32 = reader.integer(), version == LocalIndex.version,
+        let length: UInt64 = reader.integer(), let checksum: UInt32 = reader.integer(),
+        let head = reader.take(Int(clamping: length))
+      else { return nil }
+      return LocalIndex(head: head, checksum: checksum, fileLength: Int64(raw.count))
+    }
+    guard let found else { return nil }
+    self = found
   }
 
   init(
     storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
-    settingsLine: LineSpan, bindingLine: LineSpan?, entries: [UInt8], entryCount: Int
+    settingsLine: LineSpan, bindingLine: LineSpan?, entryCount: Int, entriesLength: Int,
+    nameCount: Int, blockChecksums: [UInt32]
   ) {
     self.storeID = storeID
     self.prefix = prefix
@@ -163,137 +337,9 @@ struct LocalIndex {
     self.liveChanges = liveChanges
     self.settingsLine = settingsLine
     self.bindingLine = bindingLine
-    self.entries = entries
     self.entryCount = entryCount
-  }
-
-  /// An entry's names, still encoded: each a `UInt16` length and its bytes.
-  struct EncodedNames {
-    let raw: UnsafeRawBufferPointer
-
-    /// Whether one of the names is exactly `bytes`.
-    func contains(_ bytes: [UInt8]) -> Bool {
-      var reader = RawReader(raw)
-      while let name = reader.bytes(width: 2) {
-        if name.hasBytes(bytes) { return true }
-      }
-      return false
-    }
-
-    /// The names, copied.
-    var decoded: [[UInt8]] {
-      var reader = RawReader(raw)
-      var names = [[UInt8]]()
-      while let name = reader.bytes(width: 2) { names.append(Array(name)) }
-      return names
-    }
-  }
-
-  /// Calls `body` with each entry for which `matches` (given its model, id and names, still
-  /// encoded) is true; `false` when the entries are malformed.
-  func forEachEntry(
-    where matches: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, EncodedNames) -> Bool,
-    _ body: (Entry) -> Void
-  ) -> Bool {
-    entries.withUnsafeBytes { whole in
-      let raw = UnsafeRawBufferPointer(rebasing: whole[entriesStart...])
-      var reader = RawReader(raw)
-      for _ in 0..<entryCount {
-        guard let row: Int64 = reader.integer(), let span = reader.span(),
-          let model = reader.bytes(width: 1), let id = reader.bytes(width: 1),
-          let count: UInt8 = reader.integer()
-        else { return false }
-        let namesStart = reader.position
-        for _ in 0..<count {
-          guard reader.bytes(width: 2) != nil else { return false }
-        }
-        let names = EncodedNames(
-          raw: UnsafeRawBufferPointer(rebasing: raw[namesStart..<reader.position]))
-        if matches(model, id, names) {
-          body(
-            Entry(row: row, span: span, model: Array(model), id: Array(id), names: names.decoded))
-        }
-      }
-      return reader.isAtEnd
-    }
-  }
-}
-
-/// Appends little-endian integers and length-prefixed bytes.
-struct ByteWriter {
-  var output: [UInt8] = []
-
-  mutating func integer<T: FixedWidthInteger>(_ value: T) {
-    withUnsafeBytes(of: value.littleEndian) { output.append(contentsOf: $0) }
-  }
-
-  mutating func bytes(_ bytes: [UInt8], width: Int) {
-    if width == 1 {
-      integer(UInt8(min(bytes.count, 255)))
-    } else {
-      integer(UInt16(min(bytes.count, 65535)))
-    }
-    output += bytes.prefix(width == 1 ? 255 : 65535)
-  }
-
-  mutating func span(_ span: LineSpan) {
-    integer(span.offset)
-    integer(UInt32(span.length))
-    integer(Int64(span.line))
-  }
-}
-
-/// Reads what ``ByteWriter`` writes from raw memory, without copying, never past its end.
-struct RawReader {
-  private let raw: UnsafeRawBufferPointer
-  private(set) var position = 0
-
-  init(_ raw: UnsafeRawBufferPointer) { self.raw = raw }
-
-  var isAtEnd: Bool { position == raw.count }
-
-  mutating func take(_ count: Int) -> UnsafeRawBufferPointer? {
-    guard count >= 0, raw.count - position >= count else { return nil }
-    defer { position += count }
-    return UnsafeRawBufferPointer(rebasing: raw[position..<(position + count)])
-  }
-
-  mutating func integer<T: FixedWidthInteger>() -> T? {
-    let size = MemoryLayout<T>.size
-    guard raw.count - position >= size else { return nil }
-    defer { position += size }
-    return T(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: T.self))
-  }
-
-  mutating func bytes(width: Int) -> UnsafeRawBufferPointer? {
-    let length: Int?
-    if width == 1 {
-      length = (integer() as UInt8?).map(Int.init)
-    } else {
-      length = (integer() as UInt16?).map(Int.init)
-    }
-    return length.flatMap { take($0) }
-  }
-
-  mutating func span() -> LineSpan? {
-    guard let offset: Int64 = integer(), let length: UInt32 = integer(),
-      let line: Int64 = integer(), offset >= 0, line >= 0, line <= Int64(Int32.max)
-    else { return nil }
-    return LineSpan(offset: offset, length: Int(length), line: Int(line))
-  }
-}
-
-extension UnsafeRawBufferPointer {
-  /// Whether these bytes are exactly `bytes` (a `memcmp`, not a walk through two sequences:
-  /// a lookup compares every entry of the index).
-  func hasBytes(_ bytes: [UInt8]) -> Bool {
-    count == bytes.count && hasPrefix(bytes)
-  }
-
-  /// Whether these bytes start with `bytes`.
-  func hasPrefix(_ bytes: [UInt8]) -> Bool {
-    guard count >= bytes.count else { return false }
-    guard let base = baseAddress, !bytes.isEmpty else { return true }
-    return bytes.withUnsafeBytes { memcmp(base, $0.baseAddress!, bytes.count) == 0 }
+    self.entriesLength = entriesLength
+    self.nameCount = nameCount
+    self.blockChecksums = blockChecksums
   }
 }

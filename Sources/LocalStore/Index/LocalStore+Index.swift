@@ -80,9 +80,10 @@ extension LocalStore {
     access: StoreAccess, compaction: CompactionPolicy, policy: IndexPolicy,
     fileSystem: any FileSystem
   ) throws(LogError) -> (file: LogStore<LocalContent>, tail: TailReport?, index: LocalIndex)? {
-    guard let index = readIndex(at: path + LocalIndex.suffix, fileSystem: fileSystem) else {
+    guard let reader = IndexReader(path: path + LocalIndex.suffix, fileSystem: fileSystem) else {
       return nil
     }
+    let index = reader.index
     let size = (try? fileSystem.identity(atPath: path))??.size ?? 0
     guard size - index.prefix.end <= policy.maximumTailBytes else { return nil }
     do {
@@ -92,7 +93,7 @@ extension LocalStore {
       ) { header, log, tail in
         guard header.storeID.rawValue == index.storeID else { return nil }
         return content(
-          for: focus, from: index, header: header, log: log, tail: tail, schemas: schemas)
+          for: focus, from: reader, header: header, log: log, tail: tail, schemas: schemas)
       }
       return opened.map { ($0.store, $0.tail, index) }
     } catch {
@@ -101,43 +102,20 @@ extension LocalStore {
     }
   }
 
-  /// Reads and checks the index file; `nil` when it is missing or not a whole index.
+  /// Reads and checks the index file's head; `nil` when it is missing or not an index of
+  /// this format.
   static func readIndex(at path: String, fileSystem: any FileSystem) -> LocalIndex? {
-    guard let descriptor = try? fileSystem.open(path, .readOnly, options: .nonBlocking) else {
-      return nil
-    }
-    defer { fileSystem.close(descriptor) }
-    guard let identity = try? fileSystem.identity(of: descriptor), identity.kind == .regular,
-      identity.size <= 1 << 30
-    else { return nil }
-    let size = Int(identity.size)
-    // Read straight into uninitialised memory: the index may be tens of megabytes.
-    var failed = false
-    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-      var total = 0
-      while total < size {
-        let read = try? fileSystem.read(
-          descriptor,
-          into: UnsafeMutableRawBufferPointer(
-            UnsafeMutableBufferPointer(rebasing: buffer[total...])),
-          at: Int64(total))
-        guard let read, read > 0 else { break }
-        total += read
-      }
-      failed = total != size
-      count = total
-    }
-    guard !failed else { return nil }
-    return LocalIndex(decoding: bytes)
+    IndexReader(path: path, fileSystem: fileSystem)?.index
   }
 
   /// The content for `focus`: the settings, the rows the lookups can find and the rows they
   /// refer to, each line read through the index and checked; `nil` when a line is not what
   /// the index says.
   private static func content(
-    for focus: Focus, from index: LocalIndex, header: LogHeader, log: Log, tail: [Transaction],
-    schemas: SchemaRegistry
+    for focus: Focus, from reader: IndexReader, header: LogHeader, log: Log,
+    tail: [Transaction], schemas: SchemaRegistry
   ) -> LocalContent? {
+    let index = reader.index
     var content = LocalContent(header: header, context: schemas)
     func load(_ span: LineSpan, expecting check: (LocalChange) -> Bool) -> Bool {
       guard let operation = log.operation(at: span),
@@ -163,13 +141,10 @@ extension LocalStore {
       else { return nil }
     }
     var loaded = Set<Int64>()
-    func loadRows(
-      where matches: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, LocalIndex.EncodedNames)
-        -> Bool
-    ) -> Bool {
-      var entries = [LocalIndex.Entry]()
-      guard index.forEachEntry(where: matches, { entries.append($0) }) else { return false }
-      for entry in entries where loaded.insert(entry.row).inserted {
+    /// Loads the rows of `entries` (found by a lookup: `nil` when the index failed a check).
+    func loadRows(_ entries: [LocalIndex.Entry]?) -> Bool {
+      guard let entries else { return false }
+      for entry in entries.sorted(by: { $0.row < $1.row }) where loaded.insert(entry.row).inserted {
         let fits = load(entry.span) { change in
           guard case .putRow(let row, let record, _) = change else { return false }
           return row.rawValue == entry.row && Array(record.model.utf8) == entry.model
@@ -179,19 +154,23 @@ extension LocalStore {
       }
       return true
     }
+    /// The entries of `model` with exactly this id.
+    func withID(_ model: [UInt8], _ id: [UInt8]) -> [LocalIndex.Entry]? {
+      reader.entries(model: model, idPrefix: id)?.filter { $0.id == id }
+    }
     for lookup in focus.lookups {
       let model = Array(lookup.model.utf8)
-      let exact = RecordID(normalizing: lookup.text).map { Array($0.rawValue.utf8) }
       let lowered = lookup.text.lowercased()
-      let prefix = lowered.count >= 4 ? Array(lowered.utf8) : nil
-      let name = LocalIndex.searchForm(lookup.text)
-      let found = loadRows { entryModel, id, names in
-        guard entryModel.hasBytes(model) else { return false }
-        if let exact, id.hasBytes(exact) { return true }
-        if let prefix, id.hasPrefix(prefix) { return true }
-        return names.contains(name)
+      if let exact = RecordID(normalizing: lookup.text).map({ Array($0.rawValue.utf8) }) {
+        guard loadRows(withID(model, exact)) else { return nil }
       }
-      guard found else { return nil }
+      if lowered.count >= 4 {
+        guard loadRows(reader.entries(model: model, idPrefix: Array(lowered.utf8))) else {
+          return nil
+        }
+      }
+      guard loadRows(reader.entries(model: model, name: LocalIndex.searchForm(lookup.text)))
+      else { return nil }
     }
     // One hop of references (an item's location), so that a command can name them: from
     // the rows loaded, and from the rows the tail writes (it is applied after this).
@@ -214,13 +193,7 @@ extension LocalStore {
       }
     }
     for target in targets {
-      let model = Array(target.model.utf8)
-      let id = Array(target.id.rawValue.utf8)
-      guard
-        loadRows(where: { entryModel, entryID, _ in
-          entryModel.hasBytes(model) && entryID.hasBytes(id)
-        })
-      else {
+      guard loadRows(withID(Array(target.model.utf8), Array(target.id.rawValue.utf8))) else {
         return nil
       }
     }

@@ -20,7 +20,8 @@ extension LocalStore {
           log.committedEnd - end >= policy.rewriteAfterBytes
         else { return nil }
         return LocalStore.updatedIndex(
-          loaded, log: log, content: content, settingsLine: settingsLine)?.encoded()
+          loaded, at: indexPath, fileSystem: file.fileSystemForRepairs, log: log,
+          content: content, settingsLine: settingsLine)
       }
       guard content.rows.count >= policy.minimumRows else { return nil }
       if !known.checked {
@@ -40,8 +41,7 @@ extension LocalStore {
       {
         return nil
       }
-      return LocalStore.buildIndex(log: log, content: content, settingsLine: settingsLine)?
-        .encoded()
+      return LocalStore.buildIndex(log: log, content: content, settingsLine: settingsLine)
     }
     indexState.withLock { $0 = known }
     guard let built, let bytes = built else { return }
@@ -75,40 +75,39 @@ extension LocalStore {
     indexState.withLock { $0 = IndexState(end: nil, inode: nil, loaded: nil, checked: true) }
   }
 
-  /// `index` with the rows a focused content changed since it was read: the same entries
-  /// for every other row, each changed row's new line (or none, removed).
+  /// The index at `path` (which must still be `index`, the one a focused content was read
+  /// from) with the rows that content changed since: the same entries for every other row,
+  /// each changed row's new line (or none, removed). `nil` when the file is no longer that
+  /// index, or fails a check.
   static func updatedIndex(
-    _ index: LocalIndex, log: Log, content: LocalContent, settingsLine: LineSpan
-  ) -> LocalIndex? {
-    var writer = ByteWriter()
-    writer.output.reserveCapacity(index.entries.count - index.entriesStart + 4096)
-    var count = 0
+    _ index: LocalIndex, at path: String, fileSystem: any FileSystem, log: Log,
+    content: LocalContent, settingsLine: LineSpan
+  ) -> [UInt8]? {
+    guard let reader = IndexReader(path: path, fileSystem: fileSystem),
+      reader.index.headChecksum == index.headChecksum, reader.index.prefix == index.prefix
+    else { return nil }
+    var builder = LocalIndex.Builder(capacity: index.entryCount + 64)
     var anchors = [LineSpan]()
     let changed = content.changedSinceIndex
     let step = max(1, index.entryCount / 14)
-    let whole = index.forEachEntry(
-      where: { _, _, _ in true },
-      { entry in
-        guard changed[RowID(entry.row)] == nil else { return }
-        if count % step == 0 { anchors.append(entry.span) }
-        LocalIndex.append(entry, to: &writer)
-        count += 1
-      })
-    guard whole else { return nil }
+    var fits = true
+    let whole = reader.forEachEntry { entry in
+      guard changed[RowID(entry.row)] == nil else { return }
+      if builder.count % step == 0 { anchors.append(entry.span) }
+      fits = fits && builder.append(entry)
+    }
+    guard whole, fits else { return nil }
     for (row, span) in changed.sorted(by: { $0.key < $1.key }) {
       guard let span else { continue }
-      guard let stored = content.rows[row], let entry = entry(for: stored, at: span) else {
-        return nil
-      }
-      LocalIndex.append(entry, to: &writer)
-      count += 1
+      guard let stored = content.rows[row], let entry = entry(for: stored, at: span),
+        builder.append(entry)
+      else { return nil }
     }
     guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
-    return LocalIndex(
+    return builder.encoded(
       storeID: log.header.storeID.rawValue, prefix: prefix, nextRow: content.nextRow.rawValue,
       liveChanges: index.liveChanges, settingsLine: settingsLine,
-      bindingLine: content.bindingLine ?? index.bindingLine,
-      entries: writer.output, entryCount: count)
+      bindingLine: content.bindingLine ?? index.bindingLine)
   }
 
   /// The entry of a row whose line is at `span`; `nil` when it does not fit the format.
@@ -129,24 +128,22 @@ extension LocalStore {
       row: stored.row.rawValue, span: span, model: model, id: id, names: names)
   }
 
-  /// The index of a whole content whose lines are known.
-  static func buildIndex(log: Log, content: LocalContent, settingsLine: LineSpan) -> LocalIndex? {
-    var writer = ByteWriter()
-    writer.output.reserveCapacity(content.rows.count * 96)
+  /// The bytes of the index of a whole content whose lines are known.
+  static func buildIndex(log: Log, content: LocalContent, settingsLine: LineSpan) -> [UInt8]? {
+    var builder = LocalIndex.Builder(capacity: content.rows.count)
     var anchors = [LineSpan]()
     let step = max(1, content.rows.count / 14)
     for (number, stored) in content.rows.values.enumerated() {
-      guard let span = content.rowLines[stored.row], let entry = entry(for: stored, at: span)
+      guard let span = content.rowLines[stored.row], let entry = entry(for: stored, at: span),
+        builder.append(entry)
       else { return nil }
       if number % step == 0 { anchors.append(span) }
-      LocalIndex.append(entry, to: &writer)
     }
     guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
-    return LocalIndex(
+    return builder.encoded(
       storeID: log.header.storeID.rawValue, prefix: prefix, nextRow: content.nextRow.rawValue,
       liveChanges: Int64(content.liveChangeCount), settingsLine: settingsLine,
-      bindingLine: content.bindingLine, entries: writer.output,
-      entryCount: content.rows.count)
+      bindingLine: content.bindingLine)
   }
 }
 

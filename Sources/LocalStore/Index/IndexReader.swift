@@ -1,0 +1,247 @@
+import Foundation
+import JSONLines
+import StashModel
+
+/// Reads an index file a block at a time, checking each block's CRC-32 as it is read.
+///
+/// A lookup reads the head, then a binary search's worth of blocks (about 40 at a million
+/// rows): never the whole file, so its time and memory do not grow with the store. The file
+/// stays open while the reader lives, so a rewrite of the index by another process (a new
+/// file renamed over it) cannot mix two indexes in one lookup.
+final class IndexReader {
+  /// The index's head.
+  let index: LocalIndex
+  private let descriptor: FileDescriptor
+  private let fileSystem: any FileSystem
+  private let bodyStart: Int64
+  /// The blocks read so far, checked.
+  private var blocks = [Int: [UInt8]]()
+  /// Whether a block failed its check (the lookup must not be trusted).
+  private(set) var isDamaged = false
+
+  /// Opens the index at `path` and checks its head; `nil` when it is missing, not a regular
+  /// file, of another format version, or its head is damaged or does not fit the file.
+  init?(path: String, fileSystem: any FileSystem) {
+    guard let descriptor = try? fileSystem.open(path, .readOnly, options: .nonBlocking) else {
+      return nil
+    }
+    guard let identity = try? fileSystem.identity(of: descriptor), identity.kind == .regular,
+      identity.size >= Int64(LocalIndex.fixedLength)
+    else {
+      fileSystem.close(descriptor)
+      return nil
+    }
+    var fixed = [UInt8](repeating: 0, count: LocalIndex.fixedLength)
+    let found: LocalIndex? = fixed.withUnsafeMutableBytes { buffer in
+      guard Self.readFully(descriptor, fileSystem, into: buffer, at: 0) else { return nil }
+      var reader = RawReader(UnsafeRawBufferPointer(buffer))
+      guard reader.take(LocalIndex.magic.count).map(Array.init) == LocalIndex.magic,
+        let version: UInt32 = reader.integer(), version == LocalIndex.version,
+        let length: UInt64 = reader.integer(), let checksum: UInt32 = reader.integer(),
+        length <= UInt64(identity.size) - UInt64(LocalIndex.fixedLength), length <= 1 << 28
+      else { return nil }
+      var head = [UInt8](repeating: 0, count: Int(length))
+      return head.withUnsafeMutableBytes { headBuffer in
+        guard
+          Self.readFully(
+            descriptor, fileSystem, into: headBuffer, at: Int64(LocalIndex.fixedLength))
+        else { return nil }
+        return LocalIndex(
+          head: UnsafeRawBufferPointer(headBuffer), checksum: checksum, fileLength: identity.size)
+      }
+    }
+    guard let found else {
+      fileSystem.close(descriptor)
+      return nil
+    }
+    index = found
+    self.descriptor = descriptor
+    self.fileSystem = fileSystem
+    bodyStart = identity.size - Int64(found.bodyLength)
+  }
+
+  deinit { fileSystem.close(descriptor) }
+
+  private static func readFully(
+    _ descriptor: FileDescriptor, _ fileSystem: any FileSystem,
+    into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
+  ) -> Bool {
+    var total = 0
+    while total < buffer.count {
+      guard
+        let read = try? fileSystem.read(
+          descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[total...]),
+          at: offset + Int64(total)),
+        read > 0
+      else { return false }
+      total += read
+    }
+    return true
+  }
+
+  /// Block `number` of the body, checked; `nil` (and the reader marked damaged) when it
+  /// cannot be read or fails its check.
+  private func block(_ number: Int) -> [UInt8]? {
+    if let block = blocks[number] { return block }
+    guard number >= 0, number < index.blockChecksums.count else { return nil }
+    let start = number * LocalIndex.blockSize
+    let length = min(LocalIndex.blockSize, index.bodyLength - start)
+    var bytes = [UInt8](repeating: 0, count: length)
+    let read = bytes.withUnsafeMutableBytes {
+      Self.readFully(descriptor, fileSystem, into: $0, at: bodyStart + Int64(start))
+    }
+    guard read, CRC32.checksum(bytes) == index.blockChecksums[number] else {
+      isDamaged = true
+      return nil
+    }
+    if blocks.count > 256 { blocks.removeAll(keepingCapacity: true) }
+    blocks[number] = bytes
+    return bytes
+  }
+
+  /// `count` bytes of the body at `offset`, inside `region`; `nil` past it or when a block
+  /// fails its check.
+  func bytes(at offset: Int, count: Int, in region: Range<Int>) -> [UInt8]? {
+    guard count >= 0, offset >= region.lowerBound, offset <= region.upperBound - count else {
+      isDamaged = true
+      return nil
+    }
+    var out = [UInt8]()
+    out.reserveCapacity(count)
+    var position = offset
+    while position < offset + count {
+      let number = position / LocalIndex.blockSize
+      guard let block = block(number) else { return nil }
+      let within = position - number * LocalIndex.blockSize
+      let take = min(block.count - within, offset + count - position)
+      out += block[within..<(within + take)]
+      position += take
+    }
+    return out
+  }
+
+  private var entriesRegion: Range<Int> { 0..<index.entriesLength }
+
+  private func integer<T: FixedWidthInteger>(at offset: Int, in region: Range<Int>) -> T? {
+    bytes(at: offset, count: MemoryLayout<T>.size, in: region)?.withUnsafeBytes {
+      T(littleEndian: $0.loadUnaligned(as: T.self))
+    }
+  }
+
+  /// The entry at `offset` in the entries.
+  func entry(at offset: Int) -> LocalIndex.Entry? {
+    let region = entriesRegion
+    // Row (8), line (offset 8, length 4, line 8), the model's length (1).
+    guard let fixed = bytes(at: offset, count: 29, in: region) else { return nil }
+    var reader = fixed.withUnsafeBytes { raw -> (Int64, LineSpan, Int)? in
+      var reader = RawReader(raw)
+      guard let row: Int64 = reader.integer(), let span = reader.span(),
+        let modelLength: UInt8 = reader.integer()
+      else { return nil }
+      return (row, span, Int(modelLength))
+    }
+    guard let (row, span, modelLength) = reader else { return nil }
+    reader = nil
+    var position = offset + 29
+    guard let model = bytes(at: position, count: modelLength, in: region),
+      let idLength: UInt8 = integer(at: position + modelLength, in: region)
+    else { return nil }
+    position += modelLength + 1
+    guard let id = bytes(at: position, count: Int(idLength), in: region),
+      let nameCount: UInt8 = integer(at: position + Int(idLength), in: region)
+    else { return nil }
+    position += Int(idLength) + 1
+    var names = [[UInt8]]()
+    for _ in 0..<nameCount {
+      guard let length: UInt16 = integer(at: position, in: region),
+        let name = bytes(at: position + 2, count: Int(length), in: region)
+      else { return nil }
+      names.append(name)
+      position += 2 + Int(length)
+    }
+    return LocalIndex.Entry(row: row, span: span, model: model, id: id, names: names)
+  }
+
+  /// The entry in slot `slot` of the id table.
+  private func idSlot(_ slot: Int) -> LocalIndex.Entry? {
+    let region = index.idTableStart..<index.nameTableStart
+    guard let offset: UInt32 = integer(at: region.lowerBound + slot * LocalIndex.idSlot, in: region)
+    else { return nil }
+    return entry(at: Int(offset))
+  }
+
+  /// The entry in slot `slot` of the name table, and the name the slot sorts by.
+  private func nameSlot(_ slot: Int) -> (entry: LocalIndex.Entry, name: [UInt8])? {
+    let region = index.nameTableStart..<index.bodyLength
+    let at = region.lowerBound + slot * LocalIndex.nameSlot
+    guard let offset: UInt32 = integer(at: at, in: region),
+      let number: UInt8 = integer(at: at + 4, in: region),
+      let entry = entry(at: Int(offset)), Int(number) < entry.names.count
+    else { return nil }
+    return (entry, entry.names[Int(number)])
+  }
+
+  /// The first slot in `0..<count` whose key does not sort before `target`; `nil` when a
+  /// block is damaged.
+  private func lowerBound(
+    count: Int, _ target: (model: [UInt8], key: [UInt8]),
+    key: (Int) -> (model: [UInt8], key: [UInt8])?
+  ) -> Int? {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = low + (high - low) / 2
+      guard let found = key(middle) else { return nil }
+      if LocalIndex.precedes(found, target) { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  /// The entries of `model` whose id starts with `prefix` (all of them: equal is a prefix);
+  /// `nil` when a block is damaged.
+  func entries(model: [UInt8], idPrefix prefix: [UInt8]) -> [LocalIndex.Entry]? {
+    guard
+      var slot = lowerBound(
+        count: index.entryCount, (model, prefix), key: { self.idSlot($0).map { ($0.model, $0.id) } }
+      )
+    else { return nil }
+    var found = [LocalIndex.Entry]()
+    while slot < index.entryCount {
+      guard let entry = idSlot(slot) else { return nil }
+      guard entry.model == model, entry.id.starts(with: prefix) else { break }
+      found.append(entry)
+      slot += 1
+    }
+    return found
+  }
+
+  /// The entries of `model` with one name equal to `name`; `nil` when a block is damaged.
+  func entries(model: [UInt8], name: [UInt8]) -> [LocalIndex.Entry]? {
+    guard
+      var slot = lowerBound(
+        count: index.nameCount, (model, name),
+        key: { self.nameSlot($0).map { ($0.entry.model, $0.name) } })
+    else { return nil }
+    var found = [LocalIndex.Entry]()
+    while slot < index.nameCount {
+      guard let (entry, key) = nameSlot(slot) else { return nil }
+      guard entry.model == model, key == name else { break }
+      found.append(entry)
+      slot += 1
+    }
+    return found
+  }
+
+  /// Calls `body` with every entry, in the order they were written, reading a block at a
+  /// time; `false` when a block is damaged or the entries are malformed.
+  func forEachEntry(_ body: (LocalIndex.Entry) -> Void) -> Bool {
+    var offset = 0
+    for _ in 0..<index.entryCount {
+      guard let entry = entry(at: offset) else { return false }
+      body(entry)
+      offset += 29 + entry.model.count + 1 + entry.id.count + 1
+      for name in entry.names { offset += 2 + name.count }
+    }
+    return offset == index.entriesLength
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import JSONLines
+import LocalStore
+import Stash
+import StashModel
+import StashTestSupport
+import Testing
+
+/// The index's format versions: an index of an older format (kept under
+/// `Fixtures/formats/index-1`) is never used, the answer comes from the store, and the next
+/// save writes the current format.
+@Suite struct IndexFormatTests {
+  /// The fixture folder copied into `folder`, its index re-pointed at the copy's store file
+  /// (an index names the file it describes by device and inode) with its checksum made
+  /// valid again: only its format version stands between it and use.
+  static func copyFormat1Fixture(to folder: URL) throws {
+    for name in ["default.store", "default.store.index"] {
+      try FileManager.default.copyItem(
+        at: Fixtures.url("formats/index-1/\(name)"), to: folder.appendingPathComponent(name))
+    }
+    let indexURL = folder.appendingPathComponent("default.store.index")
+    var bytes = [UInt8](try Data(contentsOf: indexURL))
+    // Format 1: magic (18 bytes), version, body length, body CRC-32, then the body: the store
+    // id (a UInt16 length and its bytes), the store file's device and inode (UInt64 each).
+    var status = stat()
+    #expect(stat(folder.appendingPathComponent("default.store").path, &status) == 0)
+    let idLength = Int(bytes[34]) | Int(bytes[35]) << 8
+    let deviceAt = 36 + idLength
+    withUnsafeBytes(of: UInt64(status.st_dev).littleEndian) {
+      bytes.replaceSubrange(deviceAt..<(deviceAt + 8), with: $0)
+    }
+    withUnsafeBytes(of: UInt64(status.st_ino).littleEndian) {
+      bytes.replaceSubrange((deviceAt + 8)..<(deviceAt + 16), with: $0)
+    }
+    let checksum = CRC32.checksum(Array(bytes[34...]))
+    withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(30..<34, with: $0) }
+    try Data(bytes).write(to: indexURL)
+  }
+
+  @Test func aFormat1IndexIsNotUsedAndTheNextSaveWritesTheCurrentFormat() throws {
+    try withTemporaryFolder { folder in
+      try Self.copyFormat1Fixture(to: folder)
+      let indexURL = folder.appendingPathComponent("default.store.index")
+      #expect(try Data(contentsOf: indexURL)[18] == 1)
+      let focused = try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")])
+      #expect(!IndexedOpenTests.isUsed(IndexedOpenTests.indexUse(focused)))
+      #expect(try focused.item("Tube 5").quantity == 10)
+      try IndexedOpenTests.expectSameAnswers(folder, ["Tube 5", "Tube 0", "tube 11"])
+      try focused.consume("Tube 5")
+      #expect(try Data(contentsOf: indexURL)[18] == 2)
+      let again = try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")])
+      #expect(IndexedOpenTests.isUsed(IndexedOpenTests.indexUse(again)))
+      #expect(try again.item("Tube 5").quantity == 9)
+    }
+  }
+
+  /// Format 2 checks each block of 4 KiB as it reads it: a damaged block the lookup reads
+  /// makes it read the store in full, and no lookup's answer changes.
+  @Test func aDamagedBlockIsFoundWhenALookupReadsItAndNeverChangesAnAnswer() throws {
+    try withTemporaryFolder { folder in
+      try IndexedOpenTests.makeIndexedStore(folder, count: 300)
+      let url = URL(fileURLWithPath: IndexedOpenTests.indexPath(folder))
+      var bytes = [UInt8](try Data(contentsOf: url))
+      #expect(bytes.count > 4 * 4096)  // several blocks
+      // The entry of 'Tube 150' holds its name's search form after a two-byte length.
+      let needle = [8, 0] + Array("tube 150".utf8)
+      let at = try #require(
+        (0..<(bytes.count - needle.count)).first {
+          bytes[$0..<($0 + needle.count)].elementsEqual(needle)
+        })
+      bytes[at + 3] ^= 0x01
+      try Data(bytes).write(to: url)
+      let damaged = try IndexedOpenTests.open(folder, focus: [("item", "Tube 150")])
+      #expect(!IndexedOpenTests.isUsed(IndexedOpenTests.indexUse(damaged)))
+      try IndexedOpenTests.expectSameAnswers(folder, ["Tube 150", "Tube 3", "Tube 299", "tube 1"])
+    }
+  }
+}
