@@ -33,6 +33,7 @@ enum StashMeters {
     do {
       let meters = try MeterFolder(
         at: home, options: .init(clock: { Timestamp.now() }))
+      importLegacyData(into: meters)
       try run(arguments, on: meters)
     } catch let error as StashError {
       FileHandle.standardError.write(Data((error.message + "\n").utf8))
@@ -40,6 +41,18 @@ enum StashMeters {
     } catch {
       FileHandle.standardError.write(Data(("\(error)\n").utf8))
       exit(2)
+    }
+  }
+
+  /// Imports seed 001's legacy key-value store once, saying so on standard error; a file that
+  /// cannot be imported is reported on every run and blocks nothing.
+  static func importLegacyData(into meters: MeterFolder) {
+    do {
+      if let imported = try meters.importLegacyData() {
+        FileHandle.standardError.write(Data((imported.description + "\n").utf8))
+      }
+    } catch {
+      FileHandle.standardError.write(Data((error.message + "\n").utf8))
     }
   }
 
