@@ -101,7 +101,8 @@ extension DeviceFolder {
     }
     try TransferLimits.checkLines(of: bytes, path: path)
     guard let text = String(validating: bytes, as: UTF8.self) else {
-      throw .refused("The file '\(path)' is not UTF-8 text; export it again with 'stash export'")
+      throw StashError(
+        .refused, "The file '\(path)' is not UTF-8 text; export it again", hint: .export)
     }
     let header = CSV.line(csvColumns)
     let isCSV =
@@ -111,7 +112,8 @@ extension DeviceFolder {
       try isCSV
       ? csvEntries(text, path: path, now: now) : jsonEntries(text, path: path, photos: &photos)
     guard !entries.isEmpty else {
-      throw .refused("The file '\(path)' holds no items; 'stash export' writes one")
+      throw StashError(
+        .refused, "The file '\(path)' holds no items; export it again", hint: .export)
     }
     var file = ImportFile(path: path, entries: entries)
     file.photos = photos.complete
@@ -244,9 +246,9 @@ extension DeviceFolder {
       throw .refused("Line \(error.line) of '\(path)' has \(error.reason); nothing was imported")
     }
     guard let header = records.first?.fields, header.contains("name") else {
-      throw .refused(
-        "The file '\(path)' has no CSV header with a 'name' column; 'stash export --format "
-          + "csv' writes one")
+      throw StashError(
+        .refused, "The file '\(path)' has no CSV header with a 'name' column; export it again",
+        hint: .export)
     }
     var entries = [ImportEntry]()
     for (number, fields) in records.dropFirst() {

@@ -116,7 +116,7 @@ struct Session {
     // Opened for reading, a store file changes only when a save has something to write.
     DeviceFolder.Options(
       createIfMissing: creating, deviceName: deviceName, lockTimeout: Self.lockTimeout,
-      access: creating ? .writing : .reading, notices: { Failure.printError($0.message) })
+      access: creating ? .writing : .reading, notices: { Failure.printError($0.forPerson) })
   }
 
   /// Refuses a home that can never be a folder (a file, a link loop) with a plain message
