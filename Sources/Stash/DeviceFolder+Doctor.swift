@@ -60,6 +60,14 @@ extension DeviceFolder {
     if let device, let local = device.local {
       report.inventoryOpened = true
       examineLocal(local, into: &report, blobs: &blobs)
+      if let problem = device.legacyDataProblem() {
+        report.add(.warning, "legacy", problem.message)
+      } else if device.legacyDataWaits {
+        report.add(
+          .note, "legacy",
+          "The legacy file '\(device.legacyFilePath)' waits to be imported by the next command "
+            + "that opens the folder")
+      }
       examineMirror(of: device, exists: mirrorExists, into: &report, blobs: &blobs)
       examine(blobs, in: device.blobs, into: &report, progress: progress)
     } else if mirrorExists {

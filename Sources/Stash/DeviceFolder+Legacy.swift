@@ -51,7 +51,28 @@ extension DeviceFolder {
     return try importLegacyBlob(bytes, path: path)
   }
 
+  /// Checks the legacy blob waiting at ``legacyFilePath`` without importing it (what `doctor`
+  /// reports): `nil` when nothing waits or it would import.
+  ///
+  /// - Returns: Why it cannot be imported.
+  public func legacyDataProblem() -> StashError? {
+    guard legacyDataWaits else { return nil }
+    do {
+      guard let bytes = try folder.readLegacyFile(at: legacyFilePath) else { return nil }
+      _ = try legacyItems(bytes, path: legacyFilePath)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
   private func importLegacyBlob(_ bytes: [UInt8], path: String) throws(StashError) -> [Item]? {
+    let items = try legacyItems(bytes, path: path)
+    guard try folder.saveOnce(items.map(\.record), step: Self.legacyStep) else { return nil }
+    return items
+  }
+
+  private func legacyItems(_ bytes: [UInt8], path: String) throws(StashError) -> [Item] {
     guard case .array(let entries) = try SyncFolder.parseLegacyJSON(bytes, path: path) else {
       throw SyncFolder.legacyRefusal(path, "it is not a JSON array of items")
     }
@@ -63,7 +84,6 @@ extension DeviceFolder {
       }
       items.append(item)
     }
-    guard try folder.saveOnce(items.map(\.record), step: Self.legacyStep) else { return nil }
     return items
   }
 

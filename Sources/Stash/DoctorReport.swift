@@ -33,7 +33,7 @@ public struct DoctorReport: Hashable, Sendable {
     /// How serious it is.
     public let severity: Severity
     /// What it concerns: `local store`, `mirror`, `photos`, `duplicates`, `references`,
-    /// `conflicts`.
+    /// `conflicts`, `sync`, `legacy`.
     public let area: String
     /// What was found and what to do, for a person.
     public let message: String

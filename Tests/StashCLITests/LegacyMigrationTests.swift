@@ -40,6 +40,10 @@ import Testing
       #expect(try cli.run(["add", "Soap", "--quantity", "2"]).status == 0)
       try placeLegacy(
         cli, try Data(contentsOf: Fixtures.url("legacy/inventory-json-blob.json")))
+      let stores = cli.storeBytes()
+      let doctor = try cli.run(["doctor"])
+      #expect(doctor.status == 0 && doctor.standardOutput.contains("waits to be imported"))
+      #expect(cli.storeBytes() == stores, "doctor changes nothing")
       let consume = try cli.run(["consume", "Koleston 7/1"])
       #expect(consume.status == 0, "\(consume)")
       #expect(consume.standardError.contains("Imported 2 items"), "\(consume)")
@@ -76,6 +80,9 @@ import Testing
         #expect(list.standardError.contains("nothing was imported"), "\(list)")
         #expect(cli.storeBytes() == stores, "a refused import changes no store")
       }
+      let doctor = try cli.run(["doctor"])
+      #expect(doctor.status == 0 && doctor.standardOutput.contains("cannot be imported"))
+      #expect(cli.storeBytes() == stores, "doctor imports nothing")
       #expect(try cli.run(["add", "Rinse"]).status == 0, "other commands work")
       #expect(try Data(contentsOf: URL(fileURLWithPath: legacyPath(cli))) == Data(text.utf8))
     }
