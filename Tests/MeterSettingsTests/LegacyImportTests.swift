@@ -63,4 +63,26 @@ import Testing
         try MeterFolder(at: root.appendingPathComponent("none").path).importLegacyData() == nil)
     }
   }
+
+  @Test(arguments: [
+    (
+      #"{"MeterNames": {"AA:BB:CC:DD:EE:FF": 5}}"#,
+      "'MeterNames' of 'AA:BB:CC:DD:EE:FF' is not a text"
+    ),
+    (#"{"MeterNames": ["Kitchen"]}"#, "'MeterNames' is not a map of texts"),
+    (#"{"MeterNames": {}, "Colours": {}}"#, "it has 'Colours'"),
+    (#"{"MeterNames": {"not a mac": "Desk"}}"#, "'not a mac'"),
+  ])
+  func aValueOfTheWrongTypeIsRefusedNamingTheEntry(_ text: String, _ reason: String) throws {
+    try withTemporaryFolder { root in
+      let home = root.appendingPathComponent("meters")
+      try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: home.appendingPathComponent(MeterFolder.legacyFileName))
+      let meters = try MeterFolder(at: home.path)
+      let error = #expect(throws: StashError.self) { try meters.importLegacyData() }
+      #expect(error?.message.contains(reason) == true, "\(String(describing: error))")
+      #expect(error?.message.contains("nothing was imported") == true)
+      #expect(meters.meters.isEmpty)
+    }
+  }
 }
