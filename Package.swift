@@ -48,7 +48,9 @@ let package = Package(
     // Seed 000's meter settings: a second schema on the generic SyncFolder, and its example
     // tool (`stash-meters`).
     .target(name: "MeterSettings", dependencies: ["Stash", "StashModel"]),
-    .executableTarget(name: "StashMeters", dependencies: ["MeterSettings", "Stash", "StashModel"]),
+    .executableTarget(
+      name: "StashMeters",
+      dependencies: ["ArgumentParsing", "MeterSettings", "Stash", "StashModel"]),
 
     // Helpers shared by the tests: temporary folders, seeded randomness, fixtures.
     .target(name: "StashTestSupport", dependencies: ["StashModel", "MirrorStore", "JSONLines"]),

@@ -32,13 +32,13 @@ public enum CloudError: Error, Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .unreachable(let path, let reason):
       "The shared folder '\(path)' cannot be reached (\(reason)); the inventory works as "
-        + "usual, try 'stash sync' again when the folder is back"
+        + "usual; sync again when the folder is back"
     case .noZone(let path):
       "The shared folder '\(path)' has no zone.json, but this device's mirror belongs to a "
-        + "zone; if the folder moved, point sync at the new place with 'stash sync enable --cloud'"
+        + "zone; if the folder moved, turn sync on with the new place"
     case .zoneIncomplete(let path):
       "The zone file '\(path)' has not fully arrived yet (the sync tool is still delivering "
-        + "it); nothing was imported or exported, try 'stash sync' again later"
+        + "it); nothing was imported or exported; sync again later"
     case .damagedZone(let path, let problem):
       "The zone file '\(path)' cannot be used: \(problem); nothing was imported or exported. "
         + "Copy zone.json back from another device's shared folder"

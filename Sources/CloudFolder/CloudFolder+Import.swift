@@ -125,7 +125,7 @@ extension CloudFolder {
     var plan = ImportPlan(merge: MergeSet(content: content))
     // Segments under this device's own id that it did not write come from a copy of this
     // device folder (a restored backup). They are not read until this folder has an identity
-    // of its own ('stash sync new-identity'): the copy's stock moves are tallied under the
+    // of its own (a new identity): the copy's stock moves are tallied under the
     // same device id as this one's, and merging the two would keep only the larger tally,
     // losing moves. After the new identity they are another device's, and read.
     let foreign = Set(try surveyOwnFolder(content).foreign)

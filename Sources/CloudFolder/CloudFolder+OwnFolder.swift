@@ -25,18 +25,17 @@ public enum OwnFolderProblem: Hashable, Sendable, CustomStringConvertible {
         + "syncs as this device: '\(segments[0])'"
         + (segments.count > 1 ? " and \(segments.count - 1) more" : "")
         + " in the shared folder were not written here. Nothing was exported, so the copies "
-        + "cannot overwrite each other's changes; run 'stash sync new-identity' on this "
-        + "device to give it its own identity (it keeps all its data and exports it again)"
+        + "cannot overwrite each other's changes; a new identity of its own keeps all this "
+        + "device's data and exports it again; give this device a new identity"
     case .missing(_, let segments):
       "The segment '\(segments[0])' this device exported"
         + (segments.count > 1 ? " (and \(segments.count - 1) more)" : "")
         + " is gone from the shared folder (removed, or renamed by the sync tool); nothing was "
-        + "exported. If it does not come back, run 'stash sync new-identity': this device "
-        + "keeps all its data and exports it again"
+        + "exported; if it does not come back, a new identity keeps all this device's data and "
+        + "exports it again; give this device a new identity"
     case .unsafe(let path, let kind):
       "'\(path)' in the shared folder is a \(kind.noun) where this device's folder should be; "
-        + "stash never writes through it, so nothing was exported: remove it and run "
-        + "'stash sync' again"
+        + "sync never writes through it, so nothing was exported; remove it, then sync again"
     }
   }
 }

@@ -214,10 +214,13 @@ public struct LocalContent: Sendable {
 
 extension LocalContent: LogContent {
   public static let format = "stash.local"
-  /// Format 2: a counter field (an item's quantity) may be an object of epoch, base and
-  /// tallies; format 1 held plain integers, which read as counters in their first epoch, and is
-  /// upgraded on open.
-  public static let version = 2
+  /// Format 3: the settings may hold the one-time steps done (`stepsDone`: legacy imports,
+  /// duplicate repairs), which a program that does not know them would run again; a format-2
+  /// store has none (or those a format-2 program of issue 13 wrote, which are kept), and is
+  /// upgraded on the first save. Format 2: a counter field (an item's quantity) may be an
+  /// object of epoch, base and tallies; format 1 held plain integers, which read as counters in
+  /// their first epoch, and is upgraded on the first save.
+  public static let version = 3
 
   public init(header: LogHeader, context: SchemaRegistry) {
     self.deviceID = header.deviceID

@@ -24,7 +24,7 @@ public enum LocalStoreError: Error, Sendable, CustomStringConvertible {
       return error.description
     case .staleHash(let path, let row, let key):
       return "The store '\(path)' is damaged: \(row) (\(key.model) '\(key.id)') does not match "
-        + "its hash, so it was not copied anywhere; 'stash doctor --repair' sets it aside"
+        + "its hash, so it was not copied anywhere; repair the folder to set it aside"
     }
   }
 

@@ -196,7 +196,7 @@ public enum ResolutionError: Error, Hashable, Sendable, CustomStringConvertible 
   public var description: String {
     switch self {
     case .unknown(let id):
-      "No conflict '\(id.short)'; 'stash conflicts' lists the open ones"
+      "No conflict '\(id.short)'; list the open conflicts to see theirs"
     case .notOpen(let conflict):
       "Conflict '\(conflict.id.short)' is already \(conflict.state.rawValue); nothing to do"
     case .absentSide(let conflict, let side):
@@ -206,12 +206,12 @@ public enum ResolutionError: Error, Hashable, Sendable, CustomStringConvertible 
       "Cannot resolve conflict '\(conflict.id.short)': \(why)"
     case .noSuchVersion(let conflict, let prefix):
       "No side of conflict '\(conflict.id.short)' has a hash starting with '\(prefix)'; "
-        + "'stash conflicts show \(conflict.id.short)' lists them"
+        + "show the conflict to see its sides"
     case .duplicateRows(let key, let rows):
       "\(rows) rows carry the id of \(key); delete the extra rows before resolving"
     case .changedSince(let conflict):
       "The record of conflict '\(conflict.id.short)' was edited here after the conflict was "
-        + "noticed; run 'stash sync' to see the latest versions, then resolve again"
+        + "noticed, so resolve it again once a sync brought the latest versions; sync again"
     }
   }
 }

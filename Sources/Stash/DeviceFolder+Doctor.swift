@@ -60,6 +60,14 @@ extension DeviceFolder {
     if let device, let local = device.local {
       report.inventoryOpened = true
       examineLocal(local, into: &report, blobs: &blobs)
+      if let problem = device.legacyDataProblem() {
+        report.add(.warning, "legacy", problem.message)
+      } else if device.legacyDataWaits {
+        report.add(
+          .note, "legacy",
+          "The legacy file '\(device.legacyFilePath)' waits to be imported by the next command "
+            + "that opens the folder")
+      }
       examineMirror(of: device, exists: mirrorExists, into: &report, blobs: &blobs)
       examine(blobs, in: device.blobs, into: &report, progress: progress)
     } else if mirrorExists {
@@ -93,7 +101,8 @@ extension DeviceFolder {
       report.add(
         .damage, "local store",
         "Row \(row.row)\(record)\(place) of '\(local.path)' cannot be trusted: \(row.reason); "
-          + "it is not shown or synced, and 'stash doctor --repair' moves it to a side file")
+          + "it is not shown or synced; repair the folder to move it to a side file",
+        hint: .repair)
     }
     var counts = [String: Int]()
     for stored in content.rows.values.sorted(by: { $0.row < $1.row }) {
@@ -147,7 +156,8 @@ extension DeviceFolder {
         .note, "conflicts",
         "Conflict '\(conflict.id.short)' on \(conflict.key.model) "
           + "'\(conflict.key.id.rawValue.prefix(8))' (\(conflict.kind.rawValue)) waits for a "
-          + "decision; 'stash conflicts show \(conflict.id.short)' shows its sides")
+          + "decision; show the conflict to see its sides",
+        hint: .showConflict(id: conflict.id.short))
     }
   }
 
@@ -177,7 +187,9 @@ extension DeviceFolder {
       report.mirror = "open"
       examine(store, into: &report, blobs: &blobs)
       // A copy of this folder syncing as this device (see `stash sync new-identity`).
-      if let problem = device.sharedFolderProblem() { report.add(.damage, "sync", problem) }
+      if let stop = device.sharedFolderProblem() {
+        report.add(.damage, "sync", stop.message, hint: stop.hint)
+      }
     case .unavailable(let reason):
       report.mirror = "unavailable"
       report.add(.damage, "mirror", reason)

@@ -88,7 +88,7 @@ extension DeviceFolder {
   public func syncStatus() -> SyncStatus { folder.syncStatus() }
 
   /// Why this device would not export, for `doctor`.
-  public func sharedFolderProblem() -> String? { folder.sharedFolderProblem() }
+  public func sharedFolderProblem() -> ExportStop? { folder.sharedFolderProblem() }
 
   /// Saves a new entitlement.
   ///

@@ -126,8 +126,8 @@ extension DeviceFolder {
       }
       throw StashError(
         .damaged,
-        "The inventory '\(path)' is \(what), not a file; \(fix); 'stash doctor' shows what is "
-          + "wrong")
+        "The inventory '\(path)' is \(what), not a file; \(fix); examine the folder to see "
+          + "what is wrong", hint: .examine)
     } catch let error as FileSystemError {
       guard error.code != EACCES else {
         throw .refused(

@@ -1,48 +1,124 @@
-import Foundation
 public import StashModel
 
 extension DeviceFolder {
-  /// Imports seed 003's legacy JSON blob once: an array of items without ids, each an object
-  /// with `name` and optional `quantity`, `unit`, `brand`, `notes` and `barcode`.
+  /// The fixed name of seed 003's legacy JSON blob in a device folder (the app kept it in its
+  /// defaults; exported, it sits beside the stores). ``SyncFolder/Options/legacyFile`` names
+  /// another file.
+  public static let legacyFileName = "legacy-items.json"
+  /// The one-time step of the legacy import, kept in the device's settings.
+  public static let legacyStep = "legacy-json-blob-1"
+
+  /// Where this folder's legacy blob is looked for (see ``legacyFileName``).
+  public var legacyFilePath: String { folder.legacyFilePath(defaultName: Self.legacyFileName) }
+
+  /// Whether the legacy import still waits: the step is not done and a file is at
+  /// ``legacyFilePath`` (one status call; the file is not read).
+  public var legacyDataWaits: Bool { folder.legacyStepWaits(Self.legacyStep, path: legacyFilePath) }
+
+  /// Imports the legacy blob at ``legacyFilePath`` once, if there is one: what a tool calls
+  /// right after opening the folder (the `stash` CLI does for every command that opens it).
   ///
-  /// Every entry is checked first (one bad entry and nothing is imported, the message names
-  /// its position and why). Each item gets a new id. The import is marked done in the same
-  /// transaction (`legacy-json-blob-1`) and never runs twice; the file is left in place.
+  /// - Returns: What was imported, or `nil` when the step was done before or there is no file.
+  /// - Throws: ``StashError`` (refused) saying why the file cannot be imported; nothing was
+  ///   imported, the file is left as it is, and the next call tries again.
+  public func importLegacyData() throws(StashError) -> LegacyImport? {
+    guard !settings.stepsDone.contains(Self.legacyStep) else { return nil }
+    let path = legacyFilePath
+    guard let bytes = try folder.readLegacyFile(at: path) else { return nil }
+    guard let items = try importLegacyBlob(bytes, path: path) else { return nil }
+    return LegacyImport(path: path, count: items.count, noun: "items")
+  }
+
+  /// Imports seed 003's legacy JSON blob once: an array of items without ids, each an object
+  /// with a `name` (text) and optional `quantity` (a whole number), `unit`, `brand`, `notes`
+  /// and `barcode` (texts; `null` is absent).
+  ///
+  /// Every entry is checked first, strictly: a quantity of `1.5` or `true`, a key this shape
+  /// does not have or a value that fails the item's checks refuses the whole file, naming the
+  /// entry. Each item gets a new id. The import is marked done in the same transaction
+  /// (``legacyStep``) and never runs twice; the file is read through the folder's file system
+  /// (a regular file of at most ``SyncFolder/legacyFileLimit`` bytes) and left in place.
   ///
   /// - Parameter path: The legacy file.
   /// - Returns: The items added, or `nil` when the import had run before.
   /// - Throws: ``StashError`` (refused) saying why the file cannot be imported.
   @discardableResult
   public func importLegacyBlob(at path: String) throws(StashError) -> [Item]? {
-    let step = "legacy-json-blob-1"
-    if settings.stepsDone.contains(step) { return nil }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw .refused("Cannot read the legacy file '\(path)'; nothing was imported")
+    if settings.stepsDone.contains(Self.legacyStep) { return nil }
+    guard let bytes = try folder.readLegacyFile(at: path) else {
+      throw SyncFolder.legacyRefusal(path, "there is no such file")
     }
-    guard let entries = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
-      throw .refused(
-        "The legacy file '\(path)' is not a JSON array of objects; nothing was imported")
+    return try importLegacyBlob(bytes, path: path)
+  }
+
+  /// Checks the legacy blob waiting at ``legacyFilePath`` without importing it (what `doctor`
+  /// reports): `nil` when nothing waits or it would import.
+  ///
+  /// - Returns: Why it cannot be imported.
+  public func legacyDataProblem() -> StashError? {
+    guard legacyDataWaits else { return nil }
+    do {
+      guard let bytes = try folder.readLegacyFile(at: legacyFilePath) else { return nil }
+      _ = try legacyItems(bytes, path: legacyFilePath)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  private func importLegacyBlob(_ bytes: [UInt8], path: String) throws(StashError) -> [Item]? {
+    let items = try legacyItems(bytes, path: path)
+    guard try folder.saveOnce(items.map(\.record), step: Self.legacyStep) else { return nil }
+    return items
+  }
+
+  private func legacyItems(_ bytes: [UInt8], path: String) throws(StashError) -> [Item] {
+    guard case .array(let entries) = try SyncFolder.parseLegacyJSON(bytes, path: path) else {
+      throw SyncFolder.legacyRefusal(path, "it is not a JSON array of items")
     }
     let now = clock()
     var items = [Item]()
     for (index, entry) in entries.enumerated() {
-      guard let name = entry["name"] as? String else {
-        throw .refused(
-          "Entry \(index + 1) of the legacy file '\(path)' has no 'name'; nothing was imported")
-      }
-      let quantity = (entry["quantity"] as? NSNumber)?.int64Value ?? 0
-      let item = Item(
-        id: newIdentifier(), name: name, brand: entry["brand"] as? String, quantity: quantity,
-        unit: entry["unit"] as? String ?? "", notes: entry["notes"] as? String ?? "",
-        barcode: entry["barcode"] as? String, createdAt: now)
-      do { try item.validate() } catch {
-        throw .refused(
-          "Entry \(index + 1) of the legacy file '\(path)': \(error.message); nothing was "
-            + "imported")
+      let item = try Self.legacyItem(entry, number: index + 1, path: path, at: now) {
+        newIdentifier()
       }
       items.append(item)
     }
-    guard try folder.saveOnce(items.map(\.record), step: step) else { return nil }
     return items
+  }
+
+  private static let legacyKeys: Set = ["name", "quantity", "unit", "brand", "notes", "barcode"]
+
+  private static func legacyItem(
+    _ entry: JSONValue, number: Int, path: String, at now: Timestamp,
+    newID: () -> RecordID
+  ) throws(StashError) -> Item {
+    func refuse(_ reason: String) -> StashError {
+      SyncFolder.legacyRefusal(path, "entry \(number) \(reason)")
+    }
+    guard case .object(let object) = entry else { throw refuse("is not an object") }
+    if let unknown = object.keys.first(where: { !legacyKeys.contains($0) }) {
+      throw refuse("has '\(unknown)', which a legacy item does not have")
+    }
+    func text(_ key: String) throws(StashError) -> String? {
+      switch object[key] {
+      case nil, .null?: return nil
+      case .string(let value)?: return value
+      default: throw refuse("has a '\(key)' that is not a text")
+      }
+    }
+    guard let name = try text("name") else { throw refuse("has no 'name'") }
+    let quantity: Int64
+    switch object["quantity"] {
+    case nil, .null?: quantity = 0
+    case .integer(let value)?: quantity = value
+    default: throw refuse("has a 'quantity' that is not a whole number")
+    }
+    let item = Item(
+      id: newID(), name: name, brand: try text("brand"), quantity: quantity,
+      unit: try text("unit") ?? "", notes: try text("notes") ?? "", barcode: try text("barcode"),
+      createdAt: now)
+    do { try item.validate() } catch { throw refuse("(\(name)): \(error.message)") }
+    return item
   }
 }

@@ -7,7 +7,8 @@ public enum TransferFormat: String, Hashable, Sendable, CaseIterable {
   /// A header line, then one line per item (RFC 4180 quoting); see ``DeviceFolder/csvColumns``.
   case csv
   /// One JSON object per line: `{"model", "id", "hash", "fields", "location"}`, `fields` as
-  /// the store writes them and `location` the location's name (or `null`).
+  /// the store writes them and `location` the location's name (or `null`), and the photos'
+  /// bytes in lines of their own (``TransferPhotos``).
   case jsonl
 }
 
@@ -27,6 +28,8 @@ public struct ImportFile: Hashable, Sendable {
   public let path: String
   /// Its items, in file order.
   public let entries: [ImportEntry]
+  /// The photos the file carries (JSON lines), checked against their SHA-256 and size.
+  public var photos: [SHA256Digest: [UInt8]] = [:]
 }
 
 /// What an import did.
@@ -50,22 +53,14 @@ extension DeviceFolder {
     "barcode", "photo", "photoSize", "createdAt", "updatedAt",
   ]
 
-  /// Every item as lines of `format` (CSV starts with its header), by name.
+  /// Every item as lines of `format` (CSV starts with its header), by name; JSON lines carry
+  /// the photos too (``export(as:)`` also says which photos could not be exported).
   public func exportItems(as format: TransferFormat) -> [String] {
     let names = Dictionary(locations().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
     let items = items()
     switch format {
     case .jsonl:
-      return items.map { item in
-        let record = item.record
-        let location = item.locationID.flatMap { names[$0] }
-        return JSONWriter.string(
-          .object([
-            "model": .string(record.model), "id": .string(record.id.rawValue),
-            "hash": .string(record.snapshotHash.hex), "fields": .object(record.fieldsJSON()),
-            "location": location.map { .string($0) } ?? .null,
-          ]))
-      }
+      return export(as: .jsonl).lines
     case .csv:
       return [CSV.line(Self.csvColumns)]
         + items.map { item in
@@ -106,23 +101,31 @@ extension DeviceFolder {
     }
     try TransferLimits.checkLines(of: bytes, path: path)
     guard let text = String(validating: bytes, as: UTF8.self) else {
-      throw .refused("The file '\(path)' is not UTF-8 text; export it again with 'stash export'")
+      throw StashError(
+        .refused, "The file '\(path)' is not UTF-8 text; export it again", hint: .export)
     }
     let header = CSV.line(csvColumns)
     let isCSV =
       format.map { $0 == .csv } ?? (path.lowercased().hasSuffix(".csv") || text.hasPrefix(header))
-    let entries = try isCSV ? csvEntries(text, path: path, now: now) : jsonEntries(text, path: path)
+    var photos = TransferPhotos.Collector()
+    let entries =
+      try isCSV
+      ? csvEntries(text, path: path, now: now) : jsonEntries(text, path: path, photos: &photos)
     guard !entries.isEmpty else {
-      throw .refused("The file '\(path)' holds no items; 'stash export' writes one")
+      throw StashError(
+        .refused, "The file '\(path)' holds no items; export it again", hint: .export)
     }
-    return ImportFile(path: path, entries: entries)
+    var file = ImportFile(path: path, entries: entries)
+    file.photos = photos.complete
+    return file
   }
 
   /// Adds the items of a checked file in one transaction: all of them or, on failure, none.
   ///
   /// An item whose id this folder already has is left alone (so a second import of one file
   /// adds nothing); an id this folder deleted is imported under a new id. A location is found
-  /// by name, or created. A photo whose bytes are not in this folder's blobs is left off.
+  /// by name, or created. A photo the file carries is stored first; one whose bytes are
+  /// neither in the file nor in this folder's blobs is left off (and counted in the report).
   ///
   /// - Parameter progress: Told after each entry how many of all are done (for a progress
   ///   line on a terminal).
@@ -132,6 +135,12 @@ extension DeviceFolder {
     _ file: ImportFile, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(StashError) -> ImportReport {
     let now = clock()
+    for entry in file.entries {
+      guard let photo = entry.item.photo, let bytes = file.photos[photo.digest],
+        blobs.check(photo) != .present
+      else { continue }
+      do { try blobs.store(bytes) } catch { throw StashError(wrapping: error) }
+    }
     return try save("the import of '\(file.path)'") { content, transaction in
       var report = ImportReport()
       var places = [String: RecordID]()
@@ -174,9 +183,9 @@ extension DeviceFolder {
 
   // MARK: - Reading the two formats
 
-  private static func jsonEntries(_ text: String, path: String) throws(StashError)
-    -> [ImportEntry]
-  {
+  private static func jsonEntries(
+    _ text: String, path: String, photos: inout TransferPhotos.Collector
+  ) throws(StashError) -> [ImportEntry] {
     var entries = [ImportEntry]()
     for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
       .enumerated()
@@ -187,6 +196,10 @@ extension DeviceFolder {
       }
       guard case .object(let object)? = try? JSONParser.parse(String(line)) else {
         throw refuse("is not a JSON object")
+      }
+      if object["photo"] != nil {
+        if let reason = photos.add(object, line: number) { throw refuse(reason) }
+        continue
       }
       guard object["model"] == nil || object["model"] == .string("item") else {
         throw refuse("is not an item")
@@ -217,6 +230,11 @@ extension DeviceFolder {
       }
       entries.append(ImportEntry(line: number, item: item, locationName: locationName))
     }
+    if let (line, hex) = photos.unfinished {
+      throw .refused(
+        "Line \(line) of '\(path)' starts photo '\(hex)', which the file does not finish; "
+          + "nothing was imported")
+    }
     return entries
   }
 
@@ -228,9 +246,9 @@ extension DeviceFolder {
       throw .refused("Line \(error.line) of '\(path)' has \(error.reason); nothing was imported")
     }
     guard let header = records.first?.fields, header.contains("name") else {
-      throw .refused(
-        "The file '\(path)' has no CSV header with a 'name' column; 'stash export --format "
-          + "csv' writes one")
+      throw StashError(
+        .refused, "The file '\(path)' has no CSV header with a 'name' column; export it again",
+        hint: .export)
     }
     var entries = [ImportEntry]()
     for (number, fields) in records.dropFirst() {

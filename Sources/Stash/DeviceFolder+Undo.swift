@@ -32,9 +32,10 @@ extension DeviceFolder {
     guard let device = deviceID,
       let index = events.lastIndex(where: { $0.author == device })
     else {
-      throw .refused(
-        "This device made no change to '\(text)' to undo; 'stash history \(text)' shows "
-          + "who changed it")
+      throw StashError(
+        .refused,
+        "This device made no change to '\(text)' to undo; its history shows who changed it",
+        hint: .showHistory(item: text))
     }
     let event = events[index]
     let id = key.id.rawValue
@@ -43,7 +44,7 @@ extension DeviceFolder {
       guard index == events.count - 1 else {
         throw .refused(
           "'\(text)' was changed on another device after this device created it; undoing the "
-            + "creation would delete those changes: use 'stash delete' if that is meant")
+            + "creation would delete those changes: delete the item if that is meant")
       }
       try deleteItem(id)
       return UndoOutcome(undone: event, item: nil, restoredAsCopy: false)
@@ -72,8 +73,8 @@ extension DeviceFolder {
     for change in changes where change.field != "quantity" {
       guard record[field: change.field] == change.after else {
         throw .refused(
-          "'\(change.field)' of '\(item.name)' changed since this device set it; change it "
-            + "with 'stash edit' instead")
+          "'\(change.field)' of '\(item.name)' changed since this device set it; edit it "
+            + "instead")
       }
       do { try record.set(change.field, to: change.before ?? .none) } catch {
         throw StashError(error)

@@ -33,16 +33,20 @@ public struct DoctorReport: Hashable, Sendable {
     /// How serious it is.
     public let severity: Severity
     /// What it concerns: `local store`, `mirror`, `photos`, `duplicates`, `references`,
-    /// `conflicts`.
+    /// `conflicts`, `sync`, `legacy`.
     public let area: String
     /// What was found and what to do, for a person.
     public let message: String
+    /// What to do, for a tool to word as its own command (replacing the message's last
+    /// clause), when the library knows one.
+    public let hint: Hint?
 
     /// A finding.
-    public init(_ severity: Severity, _ area: String, _ message: String) {
+    public init(_ severity: Severity, _ area: String, _ message: String, hint: Hint? = nil) {
       self.severity = severity
       self.area = area
       self.message = message
+      self.hint = hint
     }
   }
 
@@ -77,7 +81,9 @@ public struct DoctorReport: Hashable, Sendable {
   /// Whether a store or a photo is damaged (the CLI then exits with 4).
   public var isDamaged: Bool { findings.contains { $0.severity == .damage } }
 
-  mutating func add(_ severity: Severity, _ area: String, _ message: String) {
-    findings.append(Finding(severity, area, message))
+  mutating func add(
+    _ severity: Severity, _ area: String, _ message: String, hint: Hint? = nil
+  ) {
+    findings.append(Finding(severity, area, message, hint: hint))
   }
 }

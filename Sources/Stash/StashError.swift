@@ -1,6 +1,7 @@
 public import JSONLines
 public import LocalStore
 import MirrorStore
+public import Reconciler
 public import StashModel
 
 /// A failure a person can act on, with the category that decides the CLI's exit code.
@@ -58,7 +59,7 @@ public struct StashError: Error, Hashable, Sendable, CustomStringConvertible {
     case .notSaved(_, let log):
       self.init(log.isBusy ? .busy : .refused, error.description)
     case .invalid(let model): self.init(.refused, model.message)
-    case .staleHash: self.init(.damaged, error.description)
+    case .staleHash: self.init(.damaged, error.description, hint: .repair)
     }
   }
 
@@ -75,8 +76,23 @@ public struct StashError: Error, Hashable, Sendable, CustomStringConvertible {
     case let error as ModelError: self.init(error)
     case let error as BlobError: self.init(.refused, error.description)
     case let error as UntrustedVersion: self.init(.damaged, error.description)
+    case let error as ResolutionError: self.init(error)
     default: self.init(.refused, "\(error)")
     }
+  }
+}
+
+extension StashError {
+  /// The failure for a resolution that cannot be made (refused), with what to do as a hint.
+  public init(_ error: ResolutionError) {
+    let hint: Hint? =
+      switch error {
+      case .unknown: .listConflicts
+      case .noSuchVersion(let conflict, _): .showConflict(id: conflict.id.short)
+      case .changedSince: .syncAgain
+      case .notOpen, .absentSide, .ambiguous, .duplicateRows: nil
+      }
+    self.init(.refused, error.description, hint: hint)
   }
 }
 
@@ -107,4 +123,8 @@ public enum Hint: Hashable, Sendable {
   case list(model: String)
   /// Export the records again with this tool.
   case export
+  /// Show a conflict's sides (its short id).
+  case showConflict(id: String)
+  /// Show a record's history (the item as the person named it).
+  case showHistory(item: String)
 }

@@ -18,6 +18,15 @@ public struct StoreNotice: Hashable, Sendable, CustomStringConvertible {
   public let kind: Kind
   /// What happened and what to do, for a person.
   public let message: String
+  /// What to do, for a tool to word as its own command (replacing the message's last
+  /// clause), when there is something to do.
+  public var hint: Hint? {
+    switch kind {
+    case .damagedTail: .repair
+    case .damagedRows: .repair
+    case .setAside: nil
+    }
+  }
 
   /// A notice.
   public init(_ kind: Kind, _ message: String) {
@@ -53,6 +62,6 @@ public struct StoreNotice: Hashable, Sendable, CustomStringConvertible {
     return StoreNotice(
       .damagedRows,
       "'\(path)' has \(count), set aside and not shown (line \(first.line): \(first.reason)); "
-        + "'stash doctor' lists them and 'stash doctor --repair' moves them to a side file")
+        + "examining the folder lists them; repair the folder to move them to a side file")
   }
 }

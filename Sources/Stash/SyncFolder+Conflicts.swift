@@ -119,7 +119,7 @@ extension SyncFolder {
       }
       return "Below zero: \(figures.used) used, \(figures.there) "
         + "\(figures.there == 1 ? "was" : "were") there; keep one side, or count what is on "
-        + "the shelf ('stash edit ITEM --quantity N')"
+        + "the shelf and set the quantity to it"
     case .merged:
       return "Merged: concurrent stock moves added up; nothing to decide"
     }

@@ -50,7 +50,7 @@ public struct SyncRunReport: Hashable, Sendable {
   /// Why this device exported nothing though it had versions to send: another copy of this
   /// device folder writes as this device (or a segment it wrote is gone). What to do is in
   /// the message.
-  public var exportStopped: String?
+  public var exportStopped: ExportStop?
   /// Why the export failed, if it did after the import had worked.
   public var exportFailure: String? { exportError?.message }
   /// The export's failure, typed (the versions not exported stay pending for the next sync).
@@ -151,7 +151,7 @@ extension SyncFolder {
       report.versionsExported = exported.versions
       report.exportedSegments = exported.segments
       report.photosMissing = exported.blobsMissing
-      report.exportStopped = exported.stopped?.description
+      report.exportStopped = exported.stopped.map(ExportStop.init)
     } catch {
       report.exportError = StashError(error)
     }
@@ -187,7 +187,7 @@ extension SyncFolder {
       return try Reconciler(local: local, mirror: mirror, clock: clock).resolve(
         conflict.id, choice: choice)
     } catch let error as ResolutionError {
-      throw .refused(error.description)
+      throw StashError(error)
     } catch let error as WiringError {
       throw .refused(error.message)
     } catch {
@@ -205,7 +205,9 @@ extension StashError {
     case .mirror(let store):
       let log = StashError(store.logError)
       self.init(log.category, "The mirror could not be saved: \(log.message)")
-    case .unreachable, .noZone, .zoneIncomplete, .newerZone, .otherZone, .io:
+    case .unreachable, .zoneIncomplete: self.init(.refused, error.description, hint: .syncAgain)
+    case .noZone: self.init(.refused, error.description, hint: .enableSync)
+    case .newerZone, .otherZone, .io:
       self.init(.refused, error.description)
     }
   }

@@ -29,7 +29,7 @@ public struct SyncStatus: Sendable {
   /// What the next sync would reject.
   public var rejected: [String] = []
   /// Why the next sync would not export, and what to do about it.
-  public var exportStopped: String?
+  public var exportStopped: ExportStop?
   /// Why the shared folder cannot be looked at now (unreachable, another account's).
   public var folderProblem: String?
   /// What is waiting, file by file: ``waiting`` as values.
@@ -129,7 +129,7 @@ extension SyncFolder {
           status.rejected = survey.rejected.map(\.description)
           status.waitingFiles = survey.waiting.map(SharedFileNote.init)
           status.rejectedFiles = survey.rejected.map(SharedFileNote.init)
-          status.exportStopped = survey.ownFolder?.description
+          status.exportStopped = survey.ownFolder.map(ExportStop.init)
         } catch {
           status.folderProblem = error.description
         }
@@ -146,10 +146,10 @@ extension SyncFolder {
   /// Why this device would not export (another copy of this device folder writes as this
   /// device in the shared folder, or a segment it wrote is gone), for `doctor`; `nil` when all
   /// is well or sync is not set up.
-  public func sharedFolderProblem() -> String? {
+  public func sharedFolderProblem() -> ExportStop? {
     guard let store = mirror.store, let folder = settings.cloudFolder else { return nil }
-    return CloudFolder(root: folder, fileSystem: fileSystem).ownFolderProblem(of: store)?
-      .description
+    return CloudFolder(root: folder, fileSystem: fileSystem).ownFolderProblem(of: store)
+      .map(ExportStop.init)
   }
 
   /// The mirror and the shared folder, or why sync cannot run.

@@ -85,6 +85,10 @@ public final class SyncFolder: Sendable {
     public var focus: LocalStore.Focus? = nil
     /// When saves write the local store's index.
     public var index: LocalStore.IndexPolicy = .standard
+    /// The legacy data file the folder type imports once (``DeviceFolder/importLegacyData()``,
+    /// `MeterFolder.importLegacyData()`): a name in the folder or an absolute path; `nil` (the
+    /// default) is the type's fixed name in the folder (`legacy-items.json` for the inventory).
+    public var legacyFile: String? = nil
 
     /// Focuses the local store on the records `lookups` name (a model, and an id, id prefix
     /// or name as a person typed it), and on the records those refer to; see ``focus``.

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 import MeterSettings
 import Stash
@@ -7,52 +8,68 @@ import StashModel
 /// its own schema on Stash's generic sync folder.
 @main
 enum StashMeters {
-  static let usage = """
-    Usage: stash-meters [--home DIR] COMMAND
-      pair MAC [MODEL]          add a meter (again after 'forget': the same id)
-      list                      every meter, its name, unit, lease and sightings
-      rename MAC NAME           name a meter
-      unit MAC celsius|fahrenheit
-      connect MAC               take the connection lease (refused while another holds it)
-      disconnect MAC            give it up
-      seen MAC [PERIPHERAL]     record a sighting (at most once per 120 s per device)
-      forget MAC                delete a meter's settings
-      sync enable DIR           sync through a shared folder from the next run
-      sync                      import, reconcile, export
-      conflicts                 the open conflicts
-      resolve ID local|mirror|deleted
-    """
-
   static func main() {
-    var arguments = Array(CommandLine.arguments.dropFirst())
-    var home = ProcessInfo.processInfo.environment["STASH_METERS_HOME"] ?? "meters"
-    if arguments.first == "--home", arguments.count >= 2 {
-      home = arguments[1]
-      arguments.removeFirst(2)
-    }
+    exit(run(Array(CommandLine.arguments.dropFirst())))
+  }
+
+  /// Parses and runs one command line: 0 done (and `--help`, `--version`), 1 refused,
+  /// 2 usage (the message ends with `See 'stash-meters … --help'`), 3 busy, 4 damaged.
+  static func run(_ arguments: [String]) -> Int32 {
+    let parser = ArgumentParser(root: MetersCommandTable.root)
+    let parsed: ParsedArguments
     do {
-      let meters = try MeterFolder(
-        at: home, options: .init(clock: { Timestamp.now() }))
-      try run(arguments, on: meters)
-    } catch let error as StashError {
-      FileHandle.standardError.write(Data((error.message + "\n").utf8))
-      exit(error.category == .busy ? 3 : error.category == .damaged ? 4 : 1)
+      switch try parser.parse(arguments) {
+      case .help(let text):
+        print(text)
+        return 0
+      case .version:
+        print("stash-meters \(MetersCommandTable.version)")
+        return 0
+      case .command(let command): parsed = command
+      }
     } catch {
-      FileHandle.standardError.write(Data(("\(error)\n").utf8))
-      exit(2)
+      if error.kind == .missingSubcommand, let help = parser.help(for: error.path) {
+        printError(help)
+      }
+      printError(error.message)
+      printError(error.helpHint)
+      return 2
+    }
+    let home =
+      parsed.string("home") ?? ProcessInfo.processInfo.environment["STASH_METERS_HOME"]
+      ?? "meters"
+    do {
+      let meters = try MeterFolder(at: home, options: .init(clock: { Timestamp.now() }))
+      importLegacyData(into: meters)
+      try run(parsed, on: meters)
+      return 0
+    } catch {
+      printError(error.message)
+      return error.category == .busy ? 3 : error.category == .damaged ? 4 : 1
     }
   }
 
-  struct Usage: Error, CustomStringConvertible {
-    var description: String { StashMeters.usage }
+  static func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
   }
 
-  static func run(_ arguments: [String], on meters: MeterFolder) throws {
-    switch (arguments.first, arguments.count) {
-    case ("pair", 2), ("pair", 3):
-      let meter = try meters.pair(mac: arguments[1], modelType: arguments.dropFirst(2).first)
+  /// Imports seed 001's legacy key-value store once, saying so on standard error; a file that
+  /// cannot be imported is reported on every run and blocks nothing.
+  static func importLegacyData(into meters: MeterFolder) {
+    do {
+      if let imported = try meters.importLegacyData() { printError(imported.description) }
+    } catch {
+      printError(error.message)
+    }
+  }
+
+  static func run(_ arguments: ParsedArguments, on meters: MeterFolder) throws(StashError) {
+    var mac: String { arguments.positional("MAC") ?? "" }
+    switch arguments.path {
+    case ["pair"]:
+      let meter = try meters.pair(mac: mac, modelType: arguments.positional("MODEL"))
       print("Paired \(meter.macAddress) (\(meter.id.rawValue.prefix(8)))")
-    case ("list", 1):
+    case ["list"]:
       for meter in meters.meters {
         let lease = meter.lease.map { " connected on \($0.deviceName)" } ?? ""
         let seen = meters.sightings(of: meter).map { "\($0.deviceName)" }
@@ -61,39 +78,36 @@ enum StashMeters {
             + "\(meter.temperatureUnit?.rawValue ?? "-")\(lease)"
             + (seen.isEmpty ? "" : "  seen by \(seen.joined(separator: ", "))"))
       }
-    case ("rename", 3): try meters.rename(mac: arguments[1], to: arguments[2])
-    case ("unit", 3): try meters.setTemperatureUnit(mac: arguments[1], to: arguments[2])
-    case ("connect", 2):
-      let lease = try meters.connect(mac: arguments[1])
+    case ["rename"]: try meters.rename(mac: mac, to: arguments.positional("NAME") ?? "")
+    case ["unit"]: try meters.setTemperatureUnit(mac: mac, to: arguments.positional("UNIT") ?? "")
+    case ["connect"]:
+      let lease = try meters.connect(mac: mac)
       print("Connected until \(lease.expiresAt.date.ISO8601Format())")
-    case ("disconnect", 2): try meters.disconnect(mac: arguments[1])
-    case ("seen", 2), ("seen", 3):
-      let written = try meters.sighted(
-        mac: arguments[1], peripheralName: arguments.dropFirst(2).first)
+    case ["disconnect"]: try meters.disconnect(mac: mac)
+    case ["seen"]:
+      let written = try meters.sighted(mac: mac, peripheralName: arguments.positional("PERIPHERAL"))
       print(written ? "Recorded" : "Seen less than 120 s ago; not recorded again")
-    case ("forget", 2): try meters.forget(mac: arguments[1])
-    case ("sync", 3) where arguments[1] == "enable":
-      try meters.folder.enableSync(cloud: arguments[2])
-    case ("sync", 1):
+    case ["forget"]: try meters.forget(mac: mac)
+    case ["sync", "enable"]: try meters.folder.enableSync(cloud: arguments.positional("DIR") ?? "")
+    case ["sync"]:
       let report = try meters.folder.sync()
       print(
         "Imported \(report.versionsImported), applied \(report.appliedLocally), exported "
           + "\(report.versionsExported), \(report.newConflicts.count) new conflicts")
-    case ("conflicts", 1):
+    case ["conflicts"]:
       for conflict in meters.folder.conflicts() {
         print("\(conflict.id.short)  \(conflict.key)  \(conflict.kind)")
       }
-    case ("resolve", 3):
-      let choice: ResolutionChoice
-      switch arguments[2] {
-      case "local": choice = .local
-      case "mirror": choice = .mirror
-      case "deleted": choice = .deleted
-      default: throw Usage()
-      }
-      try meters.folder.resolveConflict(arguments[1], keep: choice)
+    case ["resolve"]:
+      let choice: ResolutionChoice =
+        switch arguments.positional("SIDE") {
+        case "mirror": .mirror
+        case "deleted": .deleted
+        default: .local
+        }
+      try meters.folder.resolveConflict(arguments.positional("ID") ?? "", keep: choice)
     default:
-      throw Usage()
+      throw StashError.refused("'\(arguments.path.joined(separator: " "))' is not implemented")
     }
   }
 }

@@ -77,16 +77,35 @@ enum Failure {
 extension StashError {
   /// The message with its advice worded as this tool's command, when the library gave a
   /// ``Hint``: the library's last clause (after the last `; `) is replaced.
-  var forPerson: String {
+  var forPerson: String { Hint.worded(message, hint) }
+}
+
+extension StoreNotice {
+  /// The notice with its advice worded as this tool's command (see ``Hint/worded(_:_:)``).
+  var forPerson: String { Hint.worded(message, hint) }
+}
+
+extension ExportStop {
+  /// Why the export stopped, with its advice worded as this tool's command.
+  var forPerson: String { Hint.worded(message, hint) }
+}
+
+extension DoctorReport.Finding {
+  /// The finding with its advice worded as this tool's command, when it has a hint.
+  var forPerson: String { Hint.worded(message, hint) }
+}
+
+extension Hint {
+  /// A library message with its advice worded as this tool's command, when it has a hint:
+  /// the library's last clause (after the last `; `) is replaced.
+  static func worded(_ message: String, _ hint: Hint?) -> String {
     guard let hint else { return message }
     let reason =
       message.range(of: "; ", options: .backwards).map { String(message[..<$0.lowerBound]) }
       ?? message
     return reason + "; " + hint.advice
   }
-}
 
-extension Hint {
   /// What to do, as `stash` commands.
   var advice: String {
     switch self {
@@ -100,6 +119,8 @@ extension Hint {
     case .list(let model):
       "'\(model == "item" ? "stash list" : "stash \(model) list")' shows what there is"
     case .export: "export it again with 'stash export'"
+    case .showConflict(let id): "'stash conflicts show \(id)' shows its sides"
+    case .showHistory(let item): "'stash history \(item)' shows who changed it"
     }
   }
 }

@@ -44,14 +44,34 @@ struct Session {
   ///
   /// - Parameter focus: The records a one-record command needs, as model and typed text (it
   ///   then reads only those, through the store's index); `nil` reads the whole store.
-  func openForReading(focus: [(model: String, text: String)]? = nil) throws(StashError)
-    -> DeviceFolder
-  {
+  ///   - migrating: Whether a legacy file waiting to be imported is imported first (every
+  ///     command but `init`, which imports it once it created the folder with its name).
+  func openForReading(
+    focus: [(model: String, text: String)]? = nil, migrating: Bool = true
+  ) throws(StashError) -> DeviceFolder {
     try refuseHomeThatIsNotAFolder()
     try refuseBrokenInventoryFile()
     var options = options(creating: false)
     if let focus { options.focus(on: focus) }
-    return try DeviceFolder.open(at: home, options: options)
+    let device = try DeviceFolder.open(at: home, options: options)
+    guard migrating, device.legacyDataWaits else { return device }
+    // A folder with legacy data and no store yet: the first command creates it to import.
+    let target = device.hasInventory ? device : try openForWriting(migrating: false)
+    importLegacyData(into: target)
+    return target
+  }
+
+  /// Imports the device folder's legacy blob once, saying so on standard error. A file that
+  /// cannot be imported is reported (on every run, until it is fixed or removed) and blocks
+  /// nothing: the command goes on with the folder as it is.
+  func importLegacyData(into device: DeviceFolder) {
+    do {
+      if let imported = try device.importLegacyData() {
+        Failure.printError(imported.description)
+      }
+    } catch {
+      Failure.printError(error.message)
+    }
   }
 
   /// The folder for `sync` and `sync verify`, opened for reading: refused when it has no
@@ -75,8 +95,10 @@ struct Session {
   ///   - deviceName: The name a new device gets (default: the host name).
   ///   - announce: Whether to say on standard error that the folder was created.
   /// - Throws: ``StashError`` when the folder cannot be created or opened.
+  ///   - migrating: Whether a legacy file waiting to be imported is imported now.
   func openForWriting(
-    reusing reading: DeviceFolder? = nil, deviceName: String? = nil, announce: Bool = true
+    reusing reading: DeviceFolder? = nil, deviceName: String? = nil, announce: Bool = true,
+    migrating: Bool = true
   ) throws(StashError) -> DeviceFolder {
     if let reading, reading.hasInventory { return reading }
     try refuseHomeThatIsNotAFolder()
@@ -86,6 +108,7 @@ struct Session {
     if device.wasCreated && announce {
       Failure.printError("Created the device folder '\(home)'")
     }
+    if migrating, device.legacyDataWaits { importLegacyData(into: device) }
     return device
   }
 
@@ -93,7 +116,7 @@ struct Session {
     // Opened for reading, a store file changes only when a save has something to write.
     DeviceFolder.Options(
       createIfMissing: creating, deviceName: deviceName, lockTimeout: Self.lockTimeout,
-      access: creating ? .writing : .reading, notices: { Failure.printError($0.message) })
+      access: creating ? .writing : .reading, notices: { Failure.printError($0.forPerson) })
   }
 
   /// Refuses a home that can never be a folder (a file, a link loop) with a plain message

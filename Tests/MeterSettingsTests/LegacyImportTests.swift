@@ -40,4 +40,49 @@ import Testing
       #expect(meters.meters.isEmpty)
     }
   }
+
+  @Test func theStoreAtItsFixedNameImportsAtFirstOpenOnceAndANamedFileToo() throws {
+    try withTemporaryFolder { root in
+      let bytes = try Data(contentsOf: Fixtures.url("legacy/meter-key-value-store.json"))
+      let home = root.appendingPathComponent("meters")
+      try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+      let fixed = home.appendingPathComponent(MeterFolder.legacyFileName)
+      try bytes.write(to: fixed)
+      let meters = try MeterFolder(at: home.path)
+      let imported = try #require(try meters.importLegacyData())
+      #expect(imported.count == 2 && imported.path == fixed.path)
+      #expect(imported.description == "Imported 2 meters from the legacy file '\(fixed.path)'")
+      #expect(try MeterFolder(at: home.path).importLegacyData() == nil, "never twice")
+      #expect(try Data(contentsOf: fixed) == bytes)
+      var options = SyncFolder.Options()
+      options.legacyFile = root.appendingPathComponent("exported.json").path
+      try bytes.write(to: URL(fileURLWithPath: options.legacyFile!))
+      let other = try MeterFolder(at: root.appendingPathComponent("other").path, options: options)
+      #expect(try other.importLegacyData()?.count == 2)
+      #expect(
+        try MeterFolder(at: root.appendingPathComponent("none").path).importLegacyData() == nil)
+    }
+  }
+
+  @Test(arguments: [
+    (
+      #"{"MeterNames": {"AA:BB:CC:DD:EE:FF": 5}}"#,
+      "'MeterNames' of 'AA:BB:CC:DD:EE:FF' is not a text"
+    ),
+    (#"{"MeterNames": ["Kitchen"]}"#, "'MeterNames' is not a map of texts"),
+    (#"{"MeterNames": {}, "Colours": {}}"#, "it has 'Colours'"),
+    (#"{"MeterNames": {"not a mac": "Desk"}}"#, "'not a mac'"),
+  ])
+  func aValueOfTheWrongTypeIsRefusedNamingTheEntry(_ text: String, _ reason: String) throws {
+    try withTemporaryFolder { root in
+      let home = root.appendingPathComponent("meters")
+      try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: home.appendingPathComponent(MeterFolder.legacyFileName))
+      let meters = try MeterFolder(at: home.path)
+      let error = #expect(throws: StashError.self) { try meters.importLegacyData() }
+      #expect(error?.message.contains(reason) == true, "\(String(describing: error))")
+      #expect(error?.message.contains("nothing was imported") == true)
+      #expect(meters.meters.isEmpty)
+    }
+  }
 }

@@ -27,7 +27,7 @@ import Testing
       let device = try openDevice(root.appendingPathComponent("home"))
       let bad = Fixtures.url("legacy/inventory-json-blob-bad.json").path
       let error = #expect(throws: StashError.self) { try device.importLegacyBlob(at: bad) }
-      #expect(error?.message.contains("Entry 2") == true)
+      #expect(error?.message.contains("entry 2 has no 'name'") == true)
       #expect(device.items().isEmpty)
     }
   }

@@ -49,9 +49,9 @@ public struct TailReport: Hashable, Sendable, CustomStringConvertible {
         + "it may hold a change that was reported saved: look at it, and make that change "
         + "again if it is missing"
     case (.damaged, nil):
-      return "The last transaction of '\(path)' is damaged (\(reason)); it is not shown, and "
-        + "it may hold a change that was reported saved. 'stash doctor --repair' sets it aside "
-        + "(so does the next save)"
+      return "The last transaction of '\(path)' is damaged (\(reason)); it is not shown, it "
+        + "may hold a change that was reported saved, and the next save sets it aside; repair "
+        + "the folder to set it aside now"
     }
   }
 }

@@ -24,7 +24,7 @@ enum DoctorCommand: StashHandler {
     // The report says everything; standard error also warns, as for every command.
     let options = DeviceFolder.Options(
       createIfMissing: false, lockTimeout: Session.lockTimeout,
-      notices: { Failure.printError($0.message) })
+      notices: { Failure.printError($0.forPerson) })
     let progress = ProgressLine("Checking photos:", environment: session.environment)
     let report: DoctorReport
     do {
@@ -70,9 +70,9 @@ enum DoctorCommand: StashHandler {
     for finding in report.findings {
       let label = "\(finding.severity.rawValue) (\(finding.area)): "
       switch finding.severity {
-      case .damage: lines.append(output.problem(label) + finding.message)
-      case .warning: lines.append(output.warning(label) + finding.message)
-      case .note: lines.append(label + finding.message)
+      case .damage: lines.append(output.problem(label) + finding.forPerson)
+      case .warning: lines.append(output.warning(label) + finding.forPerson)
+      case .note: lines.append(label + finding.forPerson)
       }
     }
     let damage = report.findings.filter { $0.severity == .damage }.count
@@ -96,7 +96,7 @@ enum DoctorCommand: StashHandler {
         report.findings.map {
           .object([
             "severity": .string($0.severity.rawValue), "area": .string($0.area),
-            "message": .string($0.message),
+            "message": .string($0.forPerson),
           ])
         }),
     ])

@@ -17,7 +17,7 @@ enum InitCommand: StashHandler {
           + "to use the host name")
     }
     if let name { try Validate.name(name, of: "device") }
-    let existing = try session.openForReading()
+    let existing = try session.openForReading(migrating: false)
     let device = try session.openForWriting(
       reusing: existing, deviceName: name, announce: false)
     let id = device.deviceID?.rawValue ?? ""

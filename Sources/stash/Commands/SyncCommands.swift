@@ -67,7 +67,9 @@ enum SyncCommand: StashHandler {
       "Exported \(Format.count(report.versionsExported, "version"))"
         + (report.exportedSegments.isEmpty
           ? "" : " in " + report.exportedSegments.joined(separator: ", ")))
-    if let stopped = report.exportStopped { lines.append("Export stopped: \(stopped)") }
+    if let stopped = report.exportStopped {
+      lines.append("Export stopped: \(stopped.forPerson)")
+    }
     if let failure = report.exportError?.forPerson { lines.append("Export failed: \(failure)") }
     for photo in report.photosMissing {
       lines.append("Photo '\(photo.prefix(12))' is missing here; other devices wait for it")
@@ -94,7 +96,7 @@ enum SyncCommand: StashHandler {
       "exported": .integer(Int64(report.versionsExported)),
       "segment": text(report.exportedSegment),
       "segments": .array(report.exportedSegments.map { .string($0) }),
-      "exportStopped": text(report.exportStopped),
+      "exportStopped": text(report.exportStopped?.forPerson),
       "exportFailure": text(report.exportError?.forPerson),
       "photosMissing": .array(report.photosMissing.map { .string($0) }),
     ]

@@ -61,7 +61,9 @@ enum SyncStatusCommand: StashHandler {
     }
     for waiting in status.waiting { lines.append("  waiting: \(waiting)") }
     for rejected in status.rejected { lines.append("Would be rejected: \(rejected)") }
-    if let stopped = status.exportStopped { lines.append("Export stopped: \(stopped)") }
+    if let stopped = status.exportStopped {
+      lines.append("Export stopped: \(stopped.forPerson)")
+    }
     lines.append(
       "Open conflicts here: \(status.openConflicts)"
         + (status.openConflicts > 0 ? "; 'stash conflicts' lists them" : ""))
@@ -115,7 +117,7 @@ enum SyncStatusCommand: StashHandler {
       "pendingRecords": .integer(Int64(overview.pendingRecords.count)),
       "waiting": .array(status.waitingFiles.map(note)),
       "rejected": .array(status.rejectedFiles.map(note)),
-      "exportStopped": status.exportStopped.map { .string($0) } ?? .null,
+      "exportStopped": status.exportStopped.map { .string($0.forPerson) } ?? .null,
       "folderProblem": status.folderProblem.map { .string($0) } ?? .null,
       "openConflicts": .integer(Int64(status.openConflicts)),
       "concurrentInFolder": .integer(Int64(overview.concurrentInFolder)),

@@ -9,7 +9,13 @@ enum ExportCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let format = TransferFormat(rawValue: arguments.string("format") ?? "") ?? .jsonl
-    let lines = try session.openForReading().exportItems(as: format)
+    let export = try session.openForReading().export(as: format)
+    let lines = export.lines
+    for item in export.photosLeftOut {
+      Failure.printError(
+        "The photo of '\(item.name)' (\(item.id.rawValue.prefix(8))) is missing or damaged "
+          + "here, so it is exported without its photo; 'stash doctor' says more")
+    }
     guard let output = arguments.string("output") else {
       session.output.lines(lines)
       return ExitStatus.done
