@@ -47,10 +47,13 @@ import Testing
       #expect(try focused.item("Tube 5").quantity == 10)
       try IndexedOpenTests.expectSameAnswers(folder, ["Tube 5", "Tube 0", "tube 11"])
       try focused.consume("Tube 5")
+      // The fixture's store is of local format 2: that save rewrote it as the current format
+      // (a new file, which no index describes yet); the next save writes the index.
+      try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")]).consume("Tube 5")
       #expect(try Data(contentsOf: indexURL)[18] == 2)
       let again = try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")])
       #expect(IndexedOpenTests.isUsed(IndexedOpenTests.indexUse(again)))
-      #expect(try again.item("Tube 5").quantity == 9)
+      #expect(try again.item("Tube 5").quantity == 8)
     }
   }
 
