@@ -155,7 +155,7 @@ extension DeviceFolder {
     throw .refused("No \(model) named '\(text)'; the inventory is empty")
   }
 
-  private func localHistory(of key: RecordKey) throws(StashError) -> [LocalHistoryEntry] {
+  func localHistory(of key: RecordKey) throws(StashError) -> [LocalHistoryEntry] {
     guard let local, local.file.fileExists else { return [] }
     do {
       return try local.history(of: key, fileSystem: fileSystem)

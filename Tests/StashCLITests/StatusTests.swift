@@ -141,15 +141,43 @@ import Testing
       let devices = try views.devices(cli, ["salon-mac"])
       try devices[0].run(["add", "Soap"])
       try views.sync(devices[0])
-      #expect(try devices[0].run(["list", "--pending", "--json"]).json().elements.isEmpty)
+      let none = try devices[0].run(["list", "--pending", "--json"]).json()
+      #expect(none["items"]?.elements.isEmpty == true, "\(none)")
+      #expect(none["deletions"]?.elements.isEmpty == true, "\(none)")
       try devices[0].run(["add", "Comb"])
-      let pending = try devices[0].run(["list", "--pending", "--json"]).json().elements
-      #expect(pending.compactMap { $0["fields"]?["name"]?.text } == ["Comb"])
+      let pending = try devices[0].run(["list", "--pending", "--json"]).json()
+      #expect(pending["items"]?.elements.compactMap { $0["fields"]?["name"]?.text } == ["Comb"])
       let status = try devices[0].run(["sync", "status", "--json"]).json()
       #expect(status["pendingRecords"]?.integer == 1)
       try views.sync(devices[0])
       let text = try devices[0].run(["list", "--pending"]).standardOutput
       #expect(text.contains("have left this device"), "\(text)")
+    }
+  }
+
+  @Test func listPendingShowsDeletionsThatHaveNotLeftThisDevice() throws {
+    try withCLI { cli in
+      let devices = try views.devices(cli, ["salon-mac"])
+      try devices[0].run(["add", "Soap"])
+      try devices[0].run(["add", "Comb"])
+      try views.sync(devices[0])
+      try devices[0].run(["delete", "Soap"])
+      // Deleted before it ever synced: only this device's log knows its name.
+      try devices[0].run(["add", "Brush"])
+      try devices[0].run(["delete", "Brush"])
+      let json = try devices[0].run(["list", "--pending", "--json"]).json()
+      #expect(json["items"]?.elements.isEmpty == true, "\(json)")
+      let deletions = json["deletions"]?.elements ?? []
+      #expect(Set(deletions.compactMap { $0["name"]?.text }) == ["Soap", "Brush"], "\(json)")
+      #expect(deletions.allSatisfy { $0["deletedAt"]?.text == "2025-11-29T18:40:00.000Z" })
+      #expect(deletions.allSatisfy { $0["model"]?.text == "item" && $0["hash"]?.text != nil })
+      let text = try devices[0].run(["list", "--pending"]).standardOutput
+      #expect(text.contains("Deleted here, not sent yet:"), "\(text)")
+      #expect(text.contains("Soap") && text.contains("Brush"), "\(text)")
+      #expect(!text.contains("Comb"), "\(text)")
+      try views.sync(devices[0])
+      let after = try devices[0].run(["list", "--pending", "--json"]).json()
+      #expect(after["deletions"]?.elements.isEmpty == true, "\(after)")
     }
   }
 
