@@ -181,6 +181,59 @@ import Testing
     }
   }
 
+  @Test func aSyncWithNothingNewUpdatesTheLastImportAndChangesNoStore() throws {
+    try withCLI { cli in
+      let devices = try views.devices(cli, ["salon-mac"])
+      try devices[0].run(["add", "Soap"])
+      try views.sync(devices[0])
+      let stores = devices[0].storeBytes()
+      let later = Int(epoch.secondsSince1970) + 3600
+      let run = try devices[0].shell("STASH_NOW=\(later) \"$0\" sync")
+      #expect(run.status == 0, "\(run)")
+      #expect(devices[0].storeBytes() == stores, "a sync with nothing new changed a store")
+      let text = try devices[0].run(["sync", "status"]).standardOutput
+      #expect(text.contains("Last import: 2025-11-29 19:40:00 +00:00"), "\(text)")
+      #expect(text.contains("Last export: 2025-11-29 19:40:00 +00:00"), "\(text)")
+      let json = try devices[0].run(["sync", "status", "--json"]).json()
+      #expect(json["lastImport"]?.text == "2025-11-29T19:40:00.000Z", "\(json)")
+      #expect(json["lastExport"]?.text == "2025-11-29T19:40:00.000Z", "\(json)")
+    }
+  }
+
+  @Test func aDamagedSyncTimesFileIsIgnoredForTheMirrorsTime() throws {
+    try withCLI { cli in
+      let devices = try views.devices(cli, ["salon-mac"])
+      try devices[0].run(["add", "Soap"])
+      try views.sync(devices[0])
+      let later = Int(epoch.secondsSince1970) + 3600
+      #expect(try devices[0].shell("STASH_NOW=\(later) \"$0\" sync").status == 0)
+      let file = devices[0].home.appendingPathComponent("sync-times.json")
+      for damage in [
+        "{\"format\":\"stash-sync", "", "\u{0}\u{1}garbage", String(repeating: "x", count: 9000),
+      ] {
+        try Data(damage.utf8).write(to: file)
+        let run = try devices[0].run(["sync", "status", "--json"])
+        #expect(run.status == 0, "\(run)")
+        // The mirror's own time: the first sync's.
+        #expect(try run.json()["lastImport"]?.text == "2025-11-29T18:40:00.000Z", "\(run)")
+      }
+      // A newer format is ignored too, and a sync still works and writes a good file again.
+      try Data(#"{"format":"stash-sync-times","version":2}"#.utf8).write(to: file)
+      #expect(try devices[0].run(["sync", "status"]).status == 0)
+      let latest = Int(epoch.secondsSince1970) + 7200
+      #expect(try devices[0].shell("STASH_NOW=\(latest) \"$0\" sync").status == 0)
+      let json = try devices[0].run(["sync", "status", "--json"]).json()
+      #expect(json["lastImport"]?.text == "2025-11-29T20:40:00.000Z", "\(json)")
+      // A folder as the file: the sync does not fail, status falls back.
+      try FileManager.default.removeItem(at: file)
+      try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+      #expect(try devices[0].run(["sync"]).status == 0)
+      let fallback = try devices[0].run(["sync", "status", "--json"])
+      #expect(fallback.status == 0, "\(fallback)")
+      #expect(try fallback.json()["lastImport"]?.text == "2025-11-29T18:40:00.000Z")
+    }
+  }
+
   /// Every command of the table, by path.
   static let commandPaths: [[String]] = [
     [], ["init"], ["add"], ["list"], ["show"], ["consume"], ["restock"], ["delete"], ["edit"],
