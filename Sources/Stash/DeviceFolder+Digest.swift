@@ -77,8 +77,10 @@ extension DeviceFolder {
   func computeDigest(
     _ entries: [RecordKey: InventoryDigest.Entry]
   ) -> (digest: InventoryDigest, usedFile: Bool, rehashed: Int) {
-    if let stored = storedDigest() {
-      let (digest, rehashed) = InventoryDigest.reusing(stored, for: entries)
+    if let bytes = digestFileBytes(), let storeID = local?.storeID.rawValue,
+      let (digest, rehashed) = InventoryDigest.reusing(
+        fileBytes: bytes, storeID: storeID, for: entries)
+    {
       return (digest, true, rehashed)
     }
     let digest = InventoryDigest(entries)
@@ -88,9 +90,9 @@ extension DeviceFolder {
     return (digest, false, rehashed)
   }
 
-  /// The digest in `default.store.digest`, when the file passes its checks for this store.
-  func storedDigest() -> InventoryDigest? {
-    guard let storeID = local?.storeID.rawValue else { return nil }
+  /// The bytes of `default.store.digest`, if there is such a regular file (checked by
+  /// ``InventoryDigest/reusing(fileBytes:storeID:for:)``).
+  func digestFileBytes() -> [UInt8]? {
     let path = home + "/" + InventoryDigest.fileName
     do throws(FileSystemError) {
       guard let identity = try fileSystem.identity(atPath: path), identity.kind == .regular,
@@ -98,8 +100,7 @@ extension DeviceFolder {
       else { return nil }
       let descriptor = try fileSystem.open(path, .readOnly)
       defer { fileSystem.close(descriptor) }
-      let bytes = try fileSystem.read(descriptor, count: Int(identity.size), at: 0)
-      return InventoryDigest(fileBytes: bytes, storeID: storeID)
+      return try fileSystem.read(descriptor, count: Int(identity.size), at: 0)
     } catch {
       return nil
     }
@@ -110,8 +111,9 @@ extension DeviceFolder {
   /// nothing: the file is derived.
   public func writeDigestFile() {
     guard let content, content.isComplete, let storeID = local?.storeID.rawValue else { return }
-    let (digest, usedFile, rehashed) = computeDigest(Self.entries(of: content))
-    guard !usedFile || rehashed > 0, let bytes = digest.fileBytes(storeID: storeID) else { return }
+    let entries = Self.entries(of: content)
+    if computeDigest(entries).rehashed == 0 { return }  // the file is current
+    guard let bytes = InventoryDigest(entries).fileBytes(storeID: storeID) else { return }
     try? fileSystem.writeFileAtomically(
       home + "/" + InventoryDigest.fileName, bytes, durable: false)
   }

@@ -4,7 +4,8 @@ public import StashModel
 /// store so that `sync status` and `sync verify` rehash only what changed since it was written.
 ///
 /// Derived, never trusted for more than a shortcut: every use compares each record of the
-/// store (as opened) with the file's entry for it, and rehashes exactly the buckets where one
+/// store (as opened) with the file's entry for it, by a merge over ids sorted by their bytes
+/// (no hashing, no table of the file's ids), and rehashes exactly the buckets where one
 /// differs, was added or is gone; every other bucket keeps the file's hash, which was computed
 /// from the same entries. So a file that is behind the store (a later save, another process,
 /// a compaction) still gives the exact digest, only at the cost of the buckets that moved. A
@@ -18,8 +19,8 @@ public import StashModel
 /// ```
 /// "stash-digest\n"  u32 version (1)  u32 CRC-32 of the body  body
 /// body  = u8 len storeID  u32 models  model×(by name)
-/// model = u8 len name  u32 entries  bucket hash×256  (u32 n  entry×n)×256
-/// entry = u8 len id  id  kind (0x00 live, 0x01 tombstone)  hash(32)
+/// model = u8 len name  u32 entries  bucket hash×256  entry×entries   (ids in byte order)
+/// entry = u8 bucket  u8 len id  id  kind (0x00 live, 0x01 tombstone)  hash(32)
 /// ```
 extension InventoryDigest {
   /// The file's name beside `default.store`.
@@ -31,10 +32,12 @@ extension InventoryDigest {
   /// The file's bytes for a store with id `storeID`.
   ///
   /// - Parameter storeID: The store the digest describes.
-  /// - Returns: The bytes, or `nil` when an id or model name is longer than the format allows.
+  /// - Returns: The bytes, or `nil` when an id or model name is longer than the format allows,
+  ///   or the digest was itself read back from a file (it lacks the leaves of some buckets).
   public func fileBytes(storeID: String) -> [UInt8]? {
+    guard models.values.allSatisfy({ $0.summarized.isEmpty }) else { return nil }
     var body = [UInt8]()
-    body.reserveCapacity(64 + models.values.reduce(0) { $0 + 8192 + 1100 + $1.count * 72 })
+    body.reserveCapacity(64 + models.values.reduce(0) { $0 + 8192 + $1.count * 72 })
     guard Self.appendShort(storeID, to: &body) else { return nil }
     Self.append(UInt32(models.count), to: &body)
     for model in models.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
@@ -42,13 +45,17 @@ extension InventoryDigest {
       guard Self.appendShort(model, to: &body) else { return nil }
       Self.append(UInt32(tree.count), to: &body)
       for bucket in tree.buckets { bucket.appendBytes(to: &body) }
-      for leaves in tree.leaves {
-        Self.append(UInt32(leaves.count), to: &body)
-        for (id, entry) in leaves {
-          guard Self.appendShort(id, to: &body) else { return nil }
-          body.append(entry.isTombstone ? 1 : 0)
-          entry.hash.digest.appendBytes(to: &body)
-        }
+      var sorted = [(id: String, bucket: Int, entry: Entry)]()
+      sorted.reserveCapacity(tree.count)
+      for (bucket, leaves) in tree.leaves.enumerated() {
+        for (id, entry) in leaves { sorted.append((id, bucket, entry)) }
+      }
+      sorted.sort { Self.precedes($0.id, $1.id) }
+      for (id, bucket, entry) in sorted {
+        body.append(UInt8(bucket))
+        guard Self.appendShort(id, to: &body) else { return nil }
+        body.append(entry.isTombstone ? 1 : 0)
+        entry.hash.digest.appendBytes(to: &body)
       }
     }
     var bytes = Self.magic
@@ -57,100 +64,124 @@ extension InventoryDigest {
     return bytes + body
   }
 
-  /// The digest a file holds, when it passes every check and describes `storeID`.
-  ///
-  /// - Returns: `nil` for anything else (short, corrupt, a newer version, another store's).
-  public init?(fileBytes bytes: [UInt8], storeID: String) {
-    var reader = DigestFileReader(bytes: bytes)
-    guard reader.take(Self.magic.count) == Self.magic, reader.u32() == Self.fileVersion,
-      let checksum = reader.u32(), CRC32.checksum(Array(bytes[reader.offset...])) == checksum,
-      reader.short() == storeID, let modelCount = reader.u32()
-    else { return nil }
-    self.init()
-    for _ in 0..<modelCount {
-      guard let model = reader.short(), models[model] == nil, let count = reader.u32() else {
-        return nil
-      }
-      var tree = ModelTree()
-      for bucket in 0..<Self.bucketCount {
-        guard let hash = reader.take(32).flatMap(SHA256Digest.init(bytes:)) else { return nil }
-        tree.buckets[bucket] = hash
-      }
-      for bucket in 0..<Self.bucketCount {
-        guard let n = reader.u32(), n <= count else { return nil }
-        tree.leaves[bucket].reserveCapacity(Int(n))
-        for _ in 0..<n {
-          guard let id = reader.short(), let kind = reader.take(1)?.first, kind <= 1,
-            let digest = reader.take(32).flatMap(SHA256Digest.init(bytes:))
-          else { return nil }
-          tree.leaves[bucket][id] = Entry(
-            isTombstone: kind == 1, hash: SnapshotHash(digest: digest))
-        }
-        tree.count += Int(n)
-      }
-      guard tree.count == Int(count), tree.count > 0 else { return nil }
-      tree.root = Self.modelHash(model, tree.buckets)
-      models[model] = tree
-    }
-    guard reader.offset == bytes.count else { return nil }
-    overall = computeOverall()
-  }
-
-  /// The digest of `entries`, rehashing only the buckets where they differ from `stored`
-  /// (an entry changed, added or gone); every other bucket keeps `stored`'s hash.
+  /// The digest of `entries`, given a digest file's bytes: every record is compared with the
+  /// file's entry for it (a merge over ids in byte order, no hashing), and only the buckets
+  /// where one differs, was added or is gone are rehashed; every other bucket keeps the file's
+  /// hash.
   ///
   /// - Returns: The digest (equal to `InventoryDigest(entries)`) and how many buckets were
-  ///   rehashed.
+  ///   rehashed; `nil` when the bytes are not a valid file for `storeID` (short, corrupt, of a
+  ///   newer version, another store's).
   public static func reusing(
-    _ stored: InventoryDigest, for entries: [RecordKey: Entry]
-  ) -> (digest: InventoryDigest, rehashed: Int) {
-    var bucketOf = [String: [String: Int]]()
-    for (model, tree) in stored.models {
-      var map = [String: Int](minimumCapacity: tree.count)
-      for (bucket, leaves) in tree.leaves.enumerated() {
-        for id in leaves.keys { map[id] = bucket }
-      }
-      bucketOf[model] = map
-    }
+    fileBytes bytes: [UInt8], storeID: String, for entries: [RecordKey: Entry]
+  ) -> (digest: InventoryDigest, rehashed: Int)? {
+    guard let file = DigestFile(bytes: bytes, storeID: storeID) else { return nil }
+    var byModel = [String: [(id: String, entry: Entry)]]()
+    for (key, entry) in entries { byModel[key.model, default: []].append((key.id.rawValue, entry)) }
     var result = InventoryDigest()
-    var dirty = [String: Set<Int>]()
-    for (key, entry) in entries {
-      let id = key.id.rawValue
-      let bucket: Int
-      if let known = bucketOf[key.model]?[id] {
-        bucket = known
-        if stored.models[key.model]!.leaves[known][id] != entry {
-          dirty[key.model, default: []].insert(known)
-        }
-      } else {
-        bucket = Self.bucket(of: id)
-        dirty[key.model, default: []].insert(bucket)
-      }
-      result.models[key.model, default: ModelTree()].leaves[bucket][id] = entry
-    }
     var rehashed = 0
-    for model in result.models.keys {
-      var tree = result.models[model]!
-      let old = stored.models[model]
-      for bucket in 0..<Self.bucketCount {
-        let leaves = tree.leaves[bucket]
-        tree.count += leaves.count
-        // Every id here is the stored bucket's with the same entry: the same count means
-        // none is gone.
-        if let old, dirty[model]?.contains(bucket) != true,
-          old.leaves[bucket].count == leaves.count
-        {
-          tree.buckets[bucket] = old.buckets[bucket]
-        } else if !leaves.isEmpty || !(old?.leaves[bucket].isEmpty ?? true) {
-          tree.buckets[bucket] = leaves.isEmpty ? Self.emptyBucket : Self.bucketHash(leaves)
-          rehashed += 1
+    for (model, var list) in byModel {
+      guard let stored = file.models[model] else {
+        let fresh = InventoryDigest(
+          Dictionary(
+            uniqueKeysWithValues: list.map {
+              (RecordKey(model: model, id: RecordID($0.id)!), $0.entry)
+            }))
+        result.models[model] = fresh.models[model]
+        rehashed += fresh.models[model]?.buckets.count ?? 0
+        continue
+      }
+      list.sort { precedes($0.id, $1.id) }
+      var tree = ModelTree()
+      var bucketOf = [UInt8](repeating: 0, count: list.count)
+      var dirty = [Bool](repeating: false, count: bucketCount)
+      var counts = [Int](repeating: 0, count: bucketCount)
+      var cursor = stored.entries
+      var index = 0
+      while index < list.count || cursor < stored.end {
+        let order: Int
+        if index == list.count {
+          order = 1
+        } else if cursor == stored.end {
+          order = -1
+        } else {
+          order = compare(list[index].id, bytes, at: cursor + 2, count: Int(bytes[cursor + 1]))
+        }
+        let length = cursor < stored.end ? Int(bytes[cursor + 1]) : 0
+        if order == 0 {
+          let bucket = bytes[cursor]
+          let kind = bytes[cursor + 2 + length]
+          let hash = SHA256Digest(bytes: bytes[(cursor + 3 + length)..<(cursor + 35 + length)])
+          let entry = list[index].entry
+          if entry.isTombstone != (kind == 1) || entry.hash.digest != hash {
+            dirty[Int(bucket)] = true
+          }
+          bucketOf[index] = bucket
+          counts[Int(bucket)] += 1
+          index += 1
+          cursor += 35 + length
+        } else if order < 0 {
+          let bucket = Self.bucket(of: list[index].id)
+          dirty[bucket] = true
+          bucketOf[index] = UInt8(bucket)
+          counts[bucket] += 1
+          index += 1
+        } else {
+          dirty[Int(bytes[cursor])] = true  // gone from the store
+          cursor += 35 + length
         }
       }
-      tree.root = Self.modelHash(model, tree.buckets)
+      for (position, item) in list.enumerated() where dirty[Int(bucketOf[position])] {
+        tree.leaves[Int(bucketOf[position])][item.id] = item.entry
+      }
+      for bucket in 0..<bucketCount {
+        if dirty[bucket] {
+          let leaves = tree.leaves[bucket]
+          tree.buckets[bucket] = leaves.isEmpty ? emptyBucket : bucketHash(leaves)
+          rehashed += 1
+        } else {
+          tree.buckets[bucket] = stored.buckets[bucket]
+          if counts[bucket] > 0 { tree.summarized.insert(bucket) }
+        }
+      }
+      tree.count = list.count
+      tree.root = modelHash(model, tree.buckets)
       result.models[model] = tree
     }
     result.overall = result.computeOverall()
     return (result, rehashed)
+  }
+
+  /// Whether `a`'s UTF-8 bytes sort before `b`'s (the file's order of ids).
+  static func precedes(_ a: String, _ b: String) -> Bool {
+    var a = a
+    var b = b
+    return a.withUTF8 { x in
+      b.withUTF8 { y in
+        let count = min(x.count, y.count)
+        var index = 0
+        while index < count {
+          if x[index] != y[index] { return x[index] < y[index] }
+          index += 1
+        }
+        return x.count < y.count
+      }
+    }
+  }
+
+  /// -1, 0 or 1 as `id`'s UTF-8 bytes sort before, equal or after `count` bytes at `offset`.
+  private static func compare(_ id: String, _ bytes: [UInt8], at offset: Int, count: Int) -> Int {
+    var id = id
+    return id.withUTF8 { x in
+      let shared = min(x.count, count)
+      var index = 0
+      while index < shared {
+        let other = bytes[offset + index]
+        if x[index] != other { return x[index] < other ? -1 : 1 }
+        index += 1
+      }
+      return x.count == count ? 0 : x.count < count ? -1 : 1
+    }
   }
 
   private static func append(_ value: UInt32, to bytes: inout [UInt8]) {
@@ -169,15 +200,63 @@ extension InventoryDigest {
   }
 }
 
+/// A digest file checked whole (magic, version, CRC-32, store id, every length) and read only
+/// as far as where each model's bucket hashes and entries are.
+private struct DigestFile {
+  struct Model {
+    var buckets: [SHA256Digest]
+    /// Where the model's first entry starts, and where its entries end.
+    var entries: Int
+    var end: Int
+  }
+
+  var models: [String: Model] = [:]
+
+  init?(bytes: [UInt8], storeID: String) {
+    var reader = DigestFileReader(bytes: bytes)
+    guard reader.take(InventoryDigest.magic.count).map({ Array($0) }) == InventoryDigest.magic,
+      reader.u32() == InventoryDigest.fileVersion, let checksum = reader.u32(),
+      bytes.withUnsafeBytes({
+        CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[reader.offset...]))
+      })
+        == checksum,
+      reader.short() == storeID, let modelCount = reader.u32()
+    else { return nil }
+    for _ in 0..<modelCount {
+      guard let model = reader.short(), models[model] == nil, let count = reader.u32(), count > 0
+      else { return nil }
+      var buckets = [SHA256Digest]()
+      buckets.reserveCapacity(InventoryDigest.bucketCount)
+      for _ in 0..<InventoryDigest.bucketCount {
+        guard let hash = reader.take(32).flatMap(SHA256Digest.init(bytes:)) else { return nil }
+        buckets.append(hash)
+      }
+      let start = reader.offset
+      var previous: ArraySlice<UInt8>?
+      for _ in 0..<count {
+        guard reader.take(1) != nil, let length = reader.take(1)?.first,
+          let id = reader.take(Int(length)), let kind = reader.take(1)?.first, kind <= 1,
+          reader.take(32) != nil
+        else { return nil }
+        // Strictly increasing ids: the merge relies on it.
+        if let previous, !previous.lexicographicallyPrecedes(id) { return nil }
+        previous = id
+      }
+      models[model] = Model(buckets: buckets, entries: start, end: reader.offset)
+    }
+    guard reader.offset == bytes.count else { return nil }
+  }
+}
+
 /// Reads the digest file's fields, never past its end.
 private struct DigestFileReader {
   let bytes: [UInt8]
   var offset = 0
 
-  mutating func take(_ count: Int) -> [UInt8]? {
+  mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
     guard count >= 0, bytes.count - offset >= count else { return nil }
     defer { offset += count }
-    return Array(bytes[offset..<offset + count])
+    return bytes[offset..<offset + count]
   }
 
   mutating func u32() -> UInt32? {

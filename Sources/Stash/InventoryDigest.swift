@@ -42,6 +42,8 @@ public struct InventoryDigest: Sendable {
     var buckets: [SHA256Digest] = Array(repeating: InventoryDigest.emptyBucket, count: bucketCount)
     var count = 0
     var root = SHA256Digest.zero
+    /// Buckets whose hash was read back from a digest file without their leaves.
+    var summarized: Set<Int> = []
   }
 
   var models: [String: ModelTree] = [:]
@@ -71,10 +73,15 @@ public struct InventoryDigest: Sendable {
 
   /// Changes (or, with `nil`, removes) one record's entry, recomputing only its bucket, its
   /// model's digest and the overall digest.
-  public mutating func update(_ key: RecordKey, to entry: Entry?) {
+  ///
+  /// - Returns: `false`, changing nothing, for a digest computed with a digest file
+  ///   (``reusing(fileBytes:storeID:for:)``) that does not hold that bucket's leaves.
+  @discardableResult
+  public mutating func update(_ key: RecordKey, to entry: Entry?) -> Bool {
     var tree = models[key.model] ?? ModelTree()
     let id = key.id.rawValue
     let bucket = Self.bucket(of: id)
+    guard !tree.summarized.contains(bucket) else { return false }
     tree.leaves[bucket][id] = entry
     tree.buckets[bucket] =
       tree.leaves[bucket].isEmpty ? Self.emptyBucket : Self.bucketHash(tree.leaves[bucket])
@@ -82,6 +89,7 @@ public struct InventoryDigest: Sendable {
     tree.root = Self.modelHash(key.model, tree.buckets)
     models[key.model] = tree.count == 0 ? nil : tree
     overall = computeOverall()
+    return true
   }
 
   /// Each model's digest, by model name (only models with at least one entry).
