@@ -1,4 +1,5 @@
 import CloudFolder
+import JSONLines
 public import LocalStore
 public import MirrorStore
 public import StashModel
@@ -60,11 +61,61 @@ public struct SyncVerification: Sendable {
 extension DeviceFolder {
   /// The digest of this device's inventory: every live row's and local tombstone's hash.
   ///
-  /// Built from the rows in memory (256 buckets per model): at 100,000 records about one
-  /// SHA-256 of a few hundred bytes per record (see the README for measured figures).
+  /// Rehashes only the buckets whose records changed since `default.store.digest` was
+  /// written (see ``InventoryDigest/reusing(_:for:)``); without a usable file, all of them.
   public func digest() -> InventoryDigest {
-    guard let content else { return InventoryDigest() }
-    return InventoryDigest(Self.entries(of: content))
+    computeDigest().digest
+  }
+
+  /// ``digest()``, saying how it was computed: whether `default.store.digest` was used and
+  /// how many buckets were rehashed (all non-empty ones without the file).
+  public func computeDigest() -> (digest: InventoryDigest, usedFile: Bool, rehashed: Int) {
+    guard let content else { return (InventoryDigest(), false, 0) }
+    return computeDigest(Self.entries(of: content))
+  }
+
+  func computeDigest(
+    _ entries: [RecordKey: InventoryDigest.Entry]
+  ) -> (digest: InventoryDigest, usedFile: Bool, rehashed: Int) {
+    if let bytes = digestFileBytes(), let storeID = local?.storeID.rawValue,
+      let (digest, rehashed) = InventoryDigest.reusing(
+        fileBytes: bytes, storeID: storeID, for: entries)
+    {
+      return (digest, true, rehashed)
+    }
+    let digest = InventoryDigest(entries)
+    let rehashed = digest.counts.keys.reduce(0) { total, model in
+      total + (digest.buckets(of: model)?.count ?? 0)
+    }
+    return (digest, false, rehashed)
+  }
+
+  /// The bytes of `default.store.digest`, if there is such a regular file (checked by
+  /// ``InventoryDigest/reusing(fileBytes:storeID:for:)``).
+  func digestFileBytes() -> [UInt8]? {
+    let path = home + "/" + InventoryDigest.fileName
+    do throws(FileSystemError) {
+      guard let identity = try fileSystem.identity(atPath: path), identity.kind == .regular,
+        identity.size < 1 << 30
+      else { return nil }
+      let descriptor = try fileSystem.open(path, .readOnly)
+      defer { fileSystem.close(descriptor) }
+      return try fileSystem.read(descriptor, count: Int(identity.size), at: 0)
+    } catch {
+      return nil
+    }
+  }
+
+  /// Writes `default.store.digest` for the store as it is now (what `sync` does after its
+  /// pass), when the store was read in full and the file would change. A failure changes
+  /// nothing: the file is derived.
+  public func writeDigestFile() {
+    guard let content, content.isComplete, let storeID = local?.storeID.rawValue else { return }
+    let entries = Self.entries(of: content)
+    if computeDigest(entries).rehashed == 0 { return }  // the file is current
+    guard let bytes = InventoryDigest(entries).fileBytes(storeID: storeID) else { return }
+    try? fileSystem.writeFileAtomically(
+      home + "/" + InventoryDigest.fileName, bytes, durable: false)
   }
 
   /// Each record's state on this device: its row (the first in row order when an id has
@@ -137,7 +188,7 @@ extension DeviceFolder {
           here: here, there: there))
     }
     return SyncVerification(
-      here: InventoryDigest(hereEntries), there: InventoryDigest(thereEntries),
+      here: computeDigest(hereEntries).digest, there: InventoryDigest(thereEntries),
       differences: differences, pendingExports: view.content.pending.count,
       unreadSegments: view.unreadSegments, waiting: view.waiting.map(SharedFileNote.init))
   }

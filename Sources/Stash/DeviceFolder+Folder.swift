@@ -12,13 +12,15 @@ extension DeviceFolder {
   /// This device's settings (defaults when there is no store yet).
   public var settings: DeviceSettings { folder.settings }
 
-  /// Runs sync once (see ``SyncFolder/sync()``).
+  /// Runs sync once (see ``SyncFolder/sync()``), then refreshes `default.store.digest`.
   ///
   /// - Throws: ``StashError`` when nothing could be done.
   public func sync(
     progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(StashError) -> SyncRunReport {
-    try folder.sync(progress: progress)
+    let report = try folder.sync(progress: progress)
+    writeDigestFile()  // derived: what `sync status` rehashes less of
+    return report
   }
 
   /// Catches up with what another instance or process saved (see ``SyncFolder/refresh()``).

@@ -45,6 +45,9 @@ public struct HistoryEvent: Hashable, Sendable {
   public let version: VersionID?
   /// The record after the change (`nil` for a deletion).
   public let record: Record?
+  /// For a change of this device that never left it as itself: `.merged` when its stock
+  /// moves went out inside a merge, `.resolved` when a resolution replaced it.
+  public var settledBy: Kind? = nil
 
   /// ``version`` as 64 hexadecimal digits.
   public var versionHex: String? { version?.hex }
@@ -66,11 +69,19 @@ extension DeviceFolder {
     let key = try historyKey(text, model: model)
     let graph = mirror.store?.content.versions[key] ?? [:]
     var events = [HistoryEvent]()
-    let conflicts = content.map { Array($0.conflicts.values) } ?? []
-    let resolved = Set(
-      conflicts.compactMap { conflict in
-        conflict.key == key ? conflict.resolution?.result : nil
-      })
+    let conflicts = (content.map { Array($0.conflicts.values) } ?? []).filter { $0.key == key }
+    // What this device's conflicts settled: each result, and the sides each one replaced.
+    var resolved = Set<SnapshotHash>()
+    var merged = Set<SnapshotHash>()
+    var settled = [SnapshotHash: (result: SnapshotHash, kind: HistoryEvent.Kind)]()
+    for conflict in conflicts {
+      guard let result = conflict.resolution?.result else { continue }
+      let kind: HistoryEvent.Kind = conflict.kind == .merged ? .merged : .resolved
+      if kind == .merged { merged.insert(result) } else { resolved.insert(result) }
+      for side in conflict.sides {
+        if let hash = side.snapshot?.hash, hash != result { settled[hash] = (result, kind) }
+      }
+    }
     let ordered = graph.values.sorted {
       ($0.generation, $0.authoredAt, $0.id) < ($1.generation, $1.authoredAt, $1.id)
     }
@@ -84,8 +95,12 @@ extension DeviceFolder {
         kind = .deleted
       } else if resolved.contains(version.hash) {
         kind = .resolved
-      } else if version.parents.count > 1 {
+      } else if merged.contains(version.hash) {
         kind = .merged
+      } else if version.parents.count > 1, let record = version.snapshot.record {
+        // Another device's merge or resolution: a merge keeps every side's values and epoch.
+        let sides = parents.compactMap(\.snapshot.record)
+        kind = Self.isCounterMerge(record, of: sides) ? .merged : .resolved
       } else {
         kind = main == nil && version.parents.isEmpty ? .created : .edited
       }
@@ -102,21 +117,31 @@ extension DeviceFolder {
       // A save that rewrote the same version (a compaction, a copy to the mirror) is no change.
       defer { if let hash { last = hash } }
       if hash == last { continue }
+      var event: HistoryEvent?
       if let record = entry.record, !mirrorHashes.contains(record.snapshotHash) {
-        events.append(
-          HistoryEvent(
-            kind: previous == nil ? .created : .edited, author: deviceID,
-            at: Self.updatedAt(of: record),
-            changes: Self.changes(from: previous, to: record), hash: record.snapshotHash,
-            version: nil, record: record))
+        event = HistoryEvent(
+          kind: previous == nil ? .created : .edited, author: deviceID,
+          at: Self.updatedAt(of: record),
+          changes: Self.changes(from: previous, to: record), hash: record.snapshotHash,
+          version: nil, record: record)
       } else if let tombstone = entry.tombstone, !mirrorHashes.contains(tombstone.hash) {
-        events.append(
-          HistoryEvent(
-            kind: .deleted, author: deviceID, at: tombstone.deletedAt,
-            changes: Self.changes(from: previous, to: nil), hash: tombstone.hash, version: nil,
-            record: nil))
+        event = HistoryEvent(
+          kind: .deleted, author: deviceID, at: tombstone.deletedAt,
+          changes: Self.changes(from: previous, to: nil), hash: tombstone.hash, version: nil,
+          record: nil)
       }
       if let record = entry.record { previous = record }
+      guard var event else { continue }
+      // A change that never left as itself: merged into a later version, or replaced by a
+      // resolution. It goes just before the version that settled it.
+      if let (result, kind) = settled[event.hash] {
+        event.settledBy = kind
+        if let index = events.firstIndex(where: { $0.hash == result }) {
+          events.insert(event, at: index)
+          continue
+        }
+      }
+      events.append(event)
     }
     return (key, events)
   }
@@ -155,13 +180,30 @@ extension DeviceFolder {
     throw .refused("No \(model) named '\(text)'; the inventory is empty")
   }
 
-  private func localHistory(of key: RecordKey) throws(StashError) -> [LocalHistoryEntry] {
+  func localHistory(of key: RecordKey) throws(StashError) -> [LocalHistoryEntry] {
     guard let local, local.file.fileExists else { return [] }
     do {
       return try local.history(of: key, fileSystem: fileSystem)
     } catch {
       throw StashError(error)
     }
+  }
+
+  /// Whether `record` is the merge of `sides` (DESIGN's merge rule): every side live, with the
+  /// record's values in every field but its counters and `updatedAt`, and every counter in
+  /// the same epoch as the record's. A resolution that keeps a live side starts a new epoch.
+  static func isCounterMerge(_ record: Record, of sides: [Record]) -> Bool {
+    guard !sides.isEmpty, record.schema.fields.contains(where: { $0.type == .counter }) else {
+      return false
+    }
+    for side in sides {
+      for change in changes(from: side, to: record) {
+        guard case .counter(let new)? = change.after, case .counter(let old)? = change.before,
+          new.isSameEpoch(as: old)
+        else { return false }
+      }
+    }
+    return true
   }
 
   /// A record's `updatedAt` (every inventory model has one), or the epoch of 1970.

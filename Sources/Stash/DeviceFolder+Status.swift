@@ -97,3 +97,41 @@ public struct SharedFileNote: Hashable, Sendable {
     kind = rejection.reason.contains(" its photo ") ? .photo : .segment
   }
 }
+
+/// A record deleted on this device whose deletion has not left it yet (not in the shared
+/// folder: not copied to the mirror, or copied and not exported).
+public struct PendingDeletion: Hashable, Sendable {
+  /// The tombstone this device holds.
+  public let tombstone: Tombstone
+  /// The name the record had (or a reminder's message), when this device still knows it.
+  public let name: String?
+}
+
+extension DeviceFolder {
+  /// The records of `model` deleted here whose tombstone has not left this device (what
+  /// ``pendingRecords()`` holds that is a tombstone), by id. A name comes from the deleted
+  /// version in the mirror, else from this device's own log (back to its last compaction).
+  public func pendingDeletions(of model: String) -> [PendingDeletion] {
+    guard let local = content else { return [] }
+    let mirror = self.mirror.store?.content
+    return pendingRecords().compactMap { key in
+      guard key.model == model, local.row(for: key) == nil,
+        let tombstone = local.tombstones[key]
+      else { return nil }
+      var found = name(of: key, local: local, mirror: mirror)
+      if found == nil, let entries = try? localHistory(of: key) {
+        let deleted = entries.last { $0.record?.snapshotHash == tombstone.deletedHash }
+        found = deleted?.record.flatMap(Self.nameField)
+      }
+      return PendingDeletion(tombstone: tombstone, name: found)
+    }
+  }
+
+  /// A record's `name` (or a reminder's `message`) field.
+  static func nameField(of record: Record) -> String? {
+    for field in ["name", "message"] {
+      if case .string(let text)? = record[field: field] { return text }
+    }
+    return nil
+  }
+}

@@ -36,16 +36,19 @@ public struct InventoryDigest: Sendable {
   /// The number of buckets per model.
   public static let bucketCount = 256
 
-  private struct ModelTree: Sendable {
-    var leaves: [[String: SHA256Digest]] = Array(repeating: [:], count: bucketCount)
+  struct ModelTree: Sendable {
+    /// Each bucket's entries by id (leaves are hashed when their bucket is).
+    var leaves: [[String: Entry]] = Array(repeating: [:], count: bucketCount)
     var buckets: [SHA256Digest] = Array(repeating: InventoryDigest.emptyBucket, count: bucketCount)
     var count = 0
     var root = SHA256Digest.zero
+    /// Buckets whose hash was read back from a digest file without their leaves.
+    var summarized: Set<Int> = []
   }
 
-  private var models: [String: ModelTree] = [:]
+  var models: [String: ModelTree] = [:]
   /// The digest over every model.
-  public private(set) var overall: SHA256Digest = InventoryDigest.emptyOverall
+  public internal(set) var overall: SHA256Digest = InventoryDigest.emptyOverall
 
   /// An empty digest (no records, no tombstones).
   public init() {}
@@ -54,8 +57,7 @@ public struct InventoryDigest: Sendable {
   public init(_ entries: [RecordKey: Entry]) {
     for (key, entry) in entries {
       let bucket = Self.bucket(of: key.id.rawValue)
-      models[key.model, default: ModelTree()].leaves[bucket][key.id.rawValue] = Self.leaf(
-        id: key.id.rawValue, entry: entry)
+      models[key.model, default: ModelTree()].leaves[bucket][key.id.rawValue] = entry
     }
     for model in models.keys {
       var tree = models[model]!
@@ -71,17 +73,23 @@ public struct InventoryDigest: Sendable {
 
   /// Changes (or, with `nil`, removes) one record's entry, recomputing only its bucket, its
   /// model's digest and the overall digest.
-  public mutating func update(_ key: RecordKey, to entry: Entry?) {
+  ///
+  /// - Returns: `false`, changing nothing, for a digest computed with a digest file
+  ///   (``reusing(fileBytes:storeID:for:)``) that does not hold that bucket's leaves.
+  @discardableResult
+  public mutating func update(_ key: RecordKey, to entry: Entry?) -> Bool {
     var tree = models[key.model] ?? ModelTree()
     let id = key.id.rawValue
     let bucket = Self.bucket(of: id)
-    tree.leaves[bucket][id] = entry.map { Self.leaf(id: id, entry: $0) }
+    guard !tree.summarized.contains(bucket) else { return false }
+    tree.leaves[bucket][id] = entry
     tree.buckets[bucket] =
       tree.leaves[bucket].isEmpty ? Self.emptyBucket : Self.bucketHash(tree.leaves[bucket])
     tree.count = tree.leaves.reduce(0) { $0 + $1.count }
     tree.root = Self.modelHash(key.model, tree.buckets)
     models[key.model] = tree.count == 0 ? nil : tree
     overall = computeOverall()
+    return true
   }
 
   /// Each model's digest, by model name (only models with at least one entry).
@@ -110,19 +118,19 @@ public struct InventoryDigest: Sendable {
     return SHA256.hash(bytes)
   }
 
-  private static func bucketHash(_ leaves: [String: SHA256Digest]) -> SHA256Digest {
+  static func bucketHash(_ leaves: [String: Entry]) -> SHA256Digest {
     var hasher = SHA256()
     hasher.update([0x01, UInt8(ascii: "B")])
     var bytes = [UInt8]()
     bytes.reserveCapacity(32 * leaves.count)
     for id in leaves.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-      leaves[id]!.appendBytes(to: &bytes)
+      leaf(id: id, entry: leaves[id]!).appendBytes(to: &bytes)
     }
     hasher.update(bytes)
     return hasher.finalize()
   }
 
-  private static func modelHash(_ model: String, _ buckets: [SHA256Digest]) -> SHA256Digest {
+  static func modelHash(_ model: String, _ buckets: [SHA256Digest]) -> SHA256Digest {
     var bytes: [UInt8] = [0x01, UInt8(ascii: "M")]
     bytes.reserveCapacity(2 + 4 + model.utf8.count + 32 * buckets.count)
     appendLength(of: model, to: &bytes)
@@ -130,7 +138,7 @@ public struct InventoryDigest: Sendable {
     return SHA256.hash(bytes)
   }
 
-  private func computeOverall() -> SHA256Digest {
+  func computeOverall() -> SHA256Digest {
     var bytes: [UInt8] = [0x01, UInt8(ascii: "D")]
     for model in models.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
       Self.appendLength(of: model, to: &bytes)
@@ -149,7 +157,7 @@ public struct InventoryDigest: Sendable {
     bytes += utf8
   }
 
-  private static let emptyBucket = SHA256.hash([0x01, UInt8(ascii: "B")])
+  static let emptyBucket = SHA256.hash([0x01, UInt8(ascii: "B")])
   private static let emptyOverall = SHA256.hash([0x01, UInt8(ascii: "D")])
 }
 

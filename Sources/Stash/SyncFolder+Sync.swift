@@ -158,6 +158,7 @@ extension SyncFolder {
     if let failure = recordFirstTransfers(of: report, in: mirror), report.exportError == nil {
       report.exportError = failure
     }
+    recordSyncTimes(of: report, in: mirror)
     return report
   }
 

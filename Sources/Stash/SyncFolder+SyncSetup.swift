@@ -16,7 +16,7 @@ public struct SyncStatus: Sendable {
   public var mirror: Result<StoreID, StashError>
   /// The zone the mirror belongs to (after its first import or export).
   public var zone: String?
-  /// The last finished, successful import: the last run whose gate opened.
+  /// The last finished, successful import (from `sync-times.json`, else the mirror).
   public var lastImport: Timestamp?
   /// The last finished, successful export.
   public var lastExport: Timestamp?
@@ -118,8 +118,7 @@ extension SyncFolder {
       let content = store.content
       status.mirror = .success(store.storeID)
       status.zone = content.zone
-      status.lastImport = content.lastImport
-      status.lastExport = content.lastExport
+      (status.lastImport, status.lastExport) = lastTransfers(of: store)
       status.pendingExports = content.pending.count
       if let folder = settings.cloudFolder {
         do throws(CloudError) {

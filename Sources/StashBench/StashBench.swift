@@ -39,6 +39,10 @@ enum StashBench {
       name: "reconcile", arguments: "DIR",
       summary: "a pass with nothing to do, and passes after one edit (DIR made --synced)",
       run: reconcileBenchmark),
+    BenchCommand(
+      name: "digest", arguments: "DIR",
+      summary: "the sync status digest: from the rows, from default.store.digest, after edits",
+      run: digestBenchmark),
   ]
 
   /// Dispatches to the subcommand named by the first argument and exits with its status.

@@ -18,7 +18,7 @@ extension CommandTable {
     examples: ["stash sync verify", "stash sync verify --json"])
 
   static let pendingFilter = OptionSpec.flag(
-    "pending", help: "Only items with changes that have not left this device")
+    "pending", help: "Only items with changes (and deletions) that have not left this device")
 }
 
 extension CommandTable {

@@ -69,4 +69,91 @@ import Testing
       #expect(devices[1].storeBytes() == before)
     }
   }
+
+  /// The kind, author name and time of every event of `item`'s history on `device`.
+  private func events(_ device: CLI, _ item: String = "Koleston 7/1") throws -> [JSONValue] {
+    let run = try device.run(["history", item, "--json"])
+    #expect(run.status == 0, "\(run)")
+    return try run.json()["events"]?.elements ?? []
+  }
+
+  @Test func historyShowsAMergeOfStockMovesWithTheDeviceAndTime() throws {
+    try withCLI { cli in
+      let devices = try views.devices(cli, ["salon-mac", "salon-iphone"])
+      try views.agree(devices, on: 5)
+      try devices[0].run(["consume", "Koleston 7/1"])
+      try devices[1].run(["consume", "Koleston 7/1"])
+      try views.sync(devices[0])
+      // salon-iphone merges the two moves, an hour later.
+      let later = Int(epoch.secondsSince1970) + 3600
+      #expect(try devices[1].shell("STASH_NOW=\(later) \"$0\" sync").status == 0)
+      try views.sync(devices[0])
+      #expect(try views.quantity(devices[0]) == 3)
+      for device in devices {
+        let merged = try events(device).filter { $0["kind"]?.text == "merged" }
+        #expect(merged.count == 1, "\(merged)")
+        #expect(merged.first?["author"]?["name"]?.text != nil)
+        #expect(merged.first?["synced"] == .bool(true))
+        let text = try device.run(["history", "Koleston 7/1"]).standardOutput
+        #expect(text.contains("merged: quantity"), "\(text)")
+      }
+      // Both sides name the device that merged; the one that did calls itself this device.
+      let onMac = try events(devices[0]).first { $0["kind"]?.text == "merged" }
+      #expect(onMac?["author"]?["name"]?.text == "salon-iphone", "\(String(describing: onMac))")
+      #expect(onMac?["at"]?.text == "2025-11-29T19:40:00.000Z", "\(String(describing: onMac))")
+      let macText = try devices[0].run(["history", "Koleston 7/1"]).standardOutput
+      #expect(
+        macText.contains("2025-11-29 19:40:00 +00:00  salon-iphone  merged: quantity"),
+        "\(macText)")
+      let onPhone = try events(devices[1]).first { $0["kind"]?.text == "merged" }
+      #expect(onPhone?["author"]?["name"]?.text == "this device")
+      // This device's own consume went out inside the merge, not on its own.
+      let phoneText = try devices[1].run(["history", "Koleston 7/1"]).standardOutput
+      #expect(phoneText.contains("(sent within the merge below)"), "\(phoneText)")
+      #expect(!phoneText.contains("not synced yet"), "\(phoneText)")
+      let own = try events(devices[1]).first { $0["settledBy"]?.text == "merged" }
+      #expect(own?["synced"] == .bool(false), "\(String(describing: own))")
+    }
+  }
+
+  @Test func historyShowsAResolvedConflictWithTheDeviceAndTime() throws {
+    try withCLI { cli in
+      let devices = try views.devices(cli, ["salon-mac", "salon-iphone"])
+      try views.agree(devices, on: 5)
+      try devices[0].run(["edit", "Koleston 7/1", "--notes", "Top shelf"])
+      try devices[1].run(["edit", "Koleston 7/1", "--notes", "Bottom shelf"])
+      try views.sync(devices[0])
+      try views.sync(devices[1])
+      let open = try views.openConflicts(devices[1])
+      let id = try #require(open.first?["id"]?.text, "\(open)")
+      // Resolved on salon-iphone two hours later, keeping salon-mac's notes.
+      let later = Int(epoch.secondsSince1970) + 7200
+      let resolve = try devices[1].shell(
+        "STASH_NOW=\(later) \"$0\" conflicts resolve \(id) --keep mirror")
+      #expect(resolve.status == 0, "\(resolve)")
+      for device in [devices[1], devices[0], devices[1]] { try views.sync(device) }
+      for device in devices {
+        #expect(try views.openConflicts(device).isEmpty)
+        let resolved = try events(device).filter { $0["kind"]?.text == "resolved" }
+        #expect(resolved.count == 1, "\(resolved)")
+        #expect(resolved.first?["at"]?.text == "2025-11-29T20:40:00.000Z")
+        #expect(resolved.first?["synced"] == .bool(true))
+      }
+      let onMac = try events(devices[0]).first { $0["kind"]?.text == "resolved" }
+      #expect(onMac?["author"]?["name"]?.text == "salon-iphone", "\(String(describing: onMac))")
+      let macText = try devices[0].run(["history", "Koleston 7/1"]).standardOutput
+      #expect(
+        macText.contains("2025-11-29 20:40:00 +00:00  salon-iphone  resolved:"), "\(macText)")
+      let phoneText = try devices[1].run(["history", "Koleston 7/1"]).standardOutput
+      #expect(
+        phoneText.contains(
+          "2025-11-29 20:40:00 +00:00  this device  resolved: quantity 5 recounted"),
+        "\(phoneText)")
+      // The edit this device lost is not "not synced yet": the resolution replaced it.
+      #expect(
+        phoneText.contains("this device  notes edited (replaced by the resolution below)"),
+        "\(phoneText)")
+      #expect(!phoneText.contains("not synced yet"), "\(phoneText)")
+    }
+  }
 }

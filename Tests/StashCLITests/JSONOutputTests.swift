@@ -44,7 +44,6 @@ import Testing
       try views.sync(mac)
       outputs = [
         ("list", mac, ["list", "--json"]),
-        ("list-pending", phone, ["list", "--pending", "--json"]),
         ("show", mac, ["show", "Koleston 7/1", "--json"]),
         ("location-list", mac, ["location", "list", "--json"]),
         ("sync-status", mac, ["sync", "status", "--json"]),
@@ -56,6 +55,10 @@ import Testing
         ("doctor", mac, ["doctor", "--json"]),
       ]
       for (name, device, arguments) in outputs { try check(name, device, arguments) }
+      // Something on each side of `list --pending`: a new item, and a deletion not sent yet.
+      try phone.run(["add", "Comb"])
+      try phone.run(["delete", "Koleston 7/1"])
+      try check("list-pending", phone, ["list", "--pending", "--json"])
       if Fixtures.isRecording {
         Issue.record("Recorded \(recorded.count) JSON outputs under Fixtures/cli; review the diff")
       }

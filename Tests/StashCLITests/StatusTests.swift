@@ -141,15 +141,104 @@ import Testing
       let devices = try views.devices(cli, ["salon-mac"])
       try devices[0].run(["add", "Soap"])
       try views.sync(devices[0])
-      #expect(try devices[0].run(["list", "--pending", "--json"]).json().elements.isEmpty)
+      let none = try devices[0].run(["list", "--pending", "--json"]).json()
+      #expect(none["items"]?.elements.isEmpty == true, "\(none)")
+      #expect(none["deletions"]?.elements.isEmpty == true, "\(none)")
       try devices[0].run(["add", "Comb"])
-      let pending = try devices[0].run(["list", "--pending", "--json"]).json().elements
-      #expect(pending.compactMap { $0["fields"]?["name"]?.text } == ["Comb"])
+      let pending = try devices[0].run(["list", "--pending", "--json"]).json()
+      #expect(pending["items"]?.elements.compactMap { $0["fields"]?["name"]?.text } == ["Comb"])
       let status = try devices[0].run(["sync", "status", "--json"]).json()
       #expect(status["pendingRecords"]?.integer == 1)
       try views.sync(devices[0])
       let text = try devices[0].run(["list", "--pending"]).standardOutput
       #expect(text.contains("have left this device"), "\(text)")
+    }
+  }
+
+  @Test func listPendingShowsDeletionsThatHaveNotLeftThisDevice() throws {
+    try withCLI { cli in
+      let devices = try views.devices(cli, ["salon-mac"])
+      try devices[0].run(["add", "Soap"])
+      try devices[0].run(["add", "Comb"])
+      try views.sync(devices[0])
+      try devices[0].run(["delete", "Soap"])
+      // Deleted before it ever synced: only this device's log knows its name.
+      try devices[0].run(["add", "Brush"])
+      try devices[0].run(["delete", "Brush"])
+      let json = try devices[0].run(["list", "--pending", "--json"]).json()
+      #expect(json["items"]?.elements.isEmpty == true, "\(json)")
+      let deletions = json["deletions"]?.elements ?? []
+      #expect(Set(deletions.compactMap { $0["name"]?.text }) == ["Soap", "Brush"], "\(json)")
+      #expect(deletions.allSatisfy { $0["deletedAt"]?.text == "2025-11-29T18:40:00.000Z" })
+      #expect(deletions.allSatisfy { $0["model"]?.text == "item" && $0["hash"]?.text != nil })
+      let text = try devices[0].run(["list", "--pending"]).standardOutput
+      #expect(text.contains("Deleted here, not sent yet:"), "\(text)")
+      #expect(text.contains("Soap") && text.contains("Brush"), "\(text)")
+      #expect(!text.contains("Comb"), "\(text)")
+      try views.sync(devices[0])
+      let after = try devices[0].run(["list", "--pending", "--json"]).json()
+      #expect(after["deletions"]?.elements.isEmpty == true, "\(after)")
+    }
+  }
+
+  @Test func aSyncWithNothingNewUpdatesTheLastImportAndChangesNoStore() throws {
+    try withCLI { cli in
+      let devices = try views.devices(cli, ["salon-mac"])
+      try devices[0].run(["add", "Soap"])
+      try views.sync(devices[0])
+      let stores = devices[0].storeBytes()
+      let digestFile = devices[0].home.appendingPathComponent("default.store.digest")
+      let digest = try Data(contentsOf: digestFile)  // written by the sync
+      let later = Int(epoch.secondsSince1970) + 3600
+      let run = try devices[0].shell("STASH_NOW=\(later) \"$0\" sync")
+      #expect(run.status == 0, "\(run)")
+      #expect(devices[0].storeBytes() == stores, "a sync with nothing new changed a store")
+      #expect(try Data(contentsOf: digestFile) == digest, "nothing new, the same digest file")
+      let text = try devices[0].run(["sync", "status"]).standardOutput
+      #expect(text.contains("Last import: 2025-11-29 19:40:00 +00:00"), "\(text)")
+      #expect(text.contains("Last export: 2025-11-29 19:40:00 +00:00"), "\(text)")
+      let json = try devices[0].run(["sync", "status", "--json"]).json()
+      #expect(json["lastImport"]?.text == "2025-11-29T19:40:00.000Z", "\(json)")
+      #expect(json["lastExport"]?.text == "2025-11-29T19:40:00.000Z", "\(json)")
+      // Status only reads: without the digest file it computes the digest, and writes nothing.
+      try FileManager.default.removeItem(at: digestFile)
+      let again = try devices[0].run(["sync", "status", "--json"]).json()
+      #expect(again["digest"] == json["digest"], "\(again)")
+      #expect(!FileManager.default.fileExists(atPath: digestFile.path))
+    }
+  }
+
+  @Test func aDamagedSyncTimesFileIsIgnoredForTheMirrorsTime() throws {
+    try withCLI { cli in
+      let devices = try views.devices(cli, ["salon-mac"])
+      try devices[0].run(["add", "Soap"])
+      try views.sync(devices[0])
+      let later = Int(epoch.secondsSince1970) + 3600
+      #expect(try devices[0].shell("STASH_NOW=\(later) \"$0\" sync").status == 0)
+      let file = devices[0].home.appendingPathComponent("sync-times.json")
+      for damage in [
+        "{\"format\":\"stash-sync", "", "\u{0}\u{1}garbage", String(repeating: "x", count: 9000),
+      ] {
+        try Data(damage.utf8).write(to: file)
+        let run = try devices[0].run(["sync", "status", "--json"])
+        #expect(run.status == 0, "\(run)")
+        // The mirror's own time: the first sync's.
+        #expect(try run.json()["lastImport"]?.text == "2025-11-29T18:40:00.000Z", "\(run)")
+      }
+      // A newer format is ignored too, and a sync still works and writes a good file again.
+      try Data(#"{"format":"stash-sync-times","version":2}"#.utf8).write(to: file)
+      #expect(try devices[0].run(["sync", "status"]).status == 0)
+      let latest = Int(epoch.secondsSince1970) + 7200
+      #expect(try devices[0].shell("STASH_NOW=\(latest) \"$0\" sync").status == 0)
+      let json = try devices[0].run(["sync", "status", "--json"]).json()
+      #expect(json["lastImport"]?.text == "2025-11-29T20:40:00.000Z", "\(json)")
+      // A folder as the file: the sync does not fail, status falls back.
+      try FileManager.default.removeItem(at: file)
+      try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+      #expect(try devices[0].run(["sync"]).status == 0)
+      let fallback = try devices[0].run(["sync", "status", "--json"])
+      #expect(fallback.status == 0, "\(fallback)")
+      #expect(try fallback.json()["lastImport"]?.text == "2025-11-29T18:40:00.000Z")
     }
   }
 

@@ -3,6 +3,10 @@ import Stash
 import StashModel
 
 /// `stash list [--location L] [--low-stock] [--pending] [--json]`
+///
+/// With `--pending`, the items whose changes have not left this device and the items deleted
+/// here whose deletion has not left it either: `--json` is then
+/// `{"items": [...], "deletions": [{"model", "id", "name", "deletedAt", "hash"}]}`.
 enum ListCommand: StashHandler {
   static let path = ["list"]
 
@@ -16,12 +20,18 @@ enum ListCommand: StashHandler {
       items = items.filter { $0.locationID == location.id }
     }
     if arguments.flag("low-stock") { items = items.filter(\.isLowOnStock) }
+    var deletions: [PendingDeletion]?
     if arguments.flag("pending") {
       let pending = Set(device.pendingRecords().filter { $0.model == "item" }.map(\.id))
       items = items.filter { pending.contains($0.id) }
+      // A deletion has no location nor stock: listed only when no filter asks for one.
+      let filtered = place != nil || arguments.flag("low-stock")
+      deletions = filtered ? [] : device.pendingDeletions(of: "item")
     }
     let names = Names(device)
-    if session.wantsJSON {
+    if let deletions {
+      printPending(items, deletions: deletions, names: names, session: session)
+    } else if session.wantsJSON {
       session.output.json(.array(items.map { RecordJSON.item($0, names: names) }))
     } else if items.isEmpty {
       session.output.line(emptyMessage(device: device, place: place, arguments: arguments))
@@ -29,6 +39,47 @@ enum ListCommand: StashHandler {
       session.output.lines(ItemView.table(items, names: names, output: session.output))
     }
     return ExitStatus.done
+  }
+
+  /// `list --pending`: the items, then the deletions, as tables or one JSON object.
+  private static func printPending(
+    _ items: [Item], deletions: [PendingDeletion], names: Names, session: Session
+  ) {
+    if session.wantsJSON {
+      let deleted: [JSONValue] = deletions.map { deletion in
+        .object([
+          "model": .string(deletion.tombstone.model),
+          "id": .string(deletion.tombstone.id.rawValue),
+          "name": deletion.name.map { .string($0) } ?? .null,
+          "deletedAt": Format.isoTime(deletion.tombstone.deletedAt),
+          "hash": .string(deletion.tombstone.hash.hex),
+        ])
+      }
+      session.output.json([
+        "items": .array(items.map { RecordJSON.item($0, names: names) }),
+        "deletions": .array(deleted),
+      ])
+      return
+    }
+    if items.isEmpty && deletions.isEmpty {
+      session.output.line("Every item's changes have left this device")
+      return
+    }
+    if !items.isEmpty {
+      session.output.lines(ItemView.table(items, names: names, output: session.output))
+    }
+    guard !deletions.isEmpty else { return }
+    if !items.isEmpty { session.output.line() }
+    session.output.line("Deleted here, not sent yet:")
+    var table = TextTable(headers: ["ID", "NAME", "DELETED"])
+    for deletion in deletions {
+      table.rows.append([
+        Format.short(deletion.tombstone.id), deletion.name ?? "-",
+        Format.time(deletion.tombstone.deletedAt),
+      ])
+    }
+    session.output.lines(
+      table.render().enumerated().map { $0 == 0 ? session.output.heading($1) : $1 })
   }
 
   private static func emptyMessage(

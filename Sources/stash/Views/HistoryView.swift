@@ -17,7 +17,12 @@ enum HistoryView {
     var table = TextTable(headers: ["WHEN", "WHO", "CHANGE"])
     for event in events {
       var change = describe(event, names: names)
-      if event.version == nil { change += " (not synced yet)" }
+      switch (event.version, event.settledBy) {
+      case (nil, .merged?): change += " (sent within the merge below)"
+      case (nil, .resolved?): change += " (replaced by the resolution below)"
+      case (nil, _): change += " (not synced yet)"
+      default: break
+      }
       table.rows.append([Format.time(event.at), device.deviceName(event.author), change])
     }
     let rendered = table.render()
@@ -52,8 +57,12 @@ enum HistoryView {
       if change.after == nil || change.after == FieldValue.none { return "photo removed" }
       return "photo changed"
     default:
-      return "\(change.field) \(value(change.before, names: names)) → "
-        + value(change.after, names: names)
+      let (before, after) = (value(change.before, names: names), value(change.after, names: names))
+      // A counter whose epoch changed but not its value (a resolution starts a new count).
+      if before == after, case .counter? = change.after {
+        return "\(change.field) \(after) recounted"
+      }
+      return "\(change.field) \(before) → \(after)"
     }
   }
 
@@ -82,6 +91,7 @@ enum HistoryView {
             "hash": .string(event.hash.hex),
             "version": event.versionHex.map { .string($0) } ?? .null,
             "synced": .bool(event.version != nil),
+            "settledBy": event.settledBy.map { .string($0.rawValue) } ?? .null,
             "changes": .array(
               event.changes.map { change in
                 .object([

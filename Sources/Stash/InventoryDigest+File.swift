@@ -1,0 +1,309 @@
+public import StashModel
+
+/// `default.store.digest`: the digest's per-record entries and bucket hashes, kept beside the
+/// store so that `sync status` and `sync verify` rehash only what changed since it was written.
+///
+/// Derived, never trusted for more than a shortcut: every use compares each record of the
+/// store (as opened) with the file's entry for it, by a merge over ids sorted by their bytes
+/// (no hashing, no table of the file's ids), and rehashes exactly the buckets where one
+/// differs, was added or is gone; every other bucket keeps the file's hash, which was computed
+/// from the same entries. So a file that is behind the store (a later save, another process,
+/// a compaction) still gives the exact digest, only at the cost of the buckets that moved. A
+/// file that fails its own checks (magic, a newer format version, its CRC-32, its length,
+/// another store's id) is ignored and the digest is computed from the rows. Written (temporary
+/// file and rename, without fsync) by `sync`, never by a command that only reads; deleting it
+/// is always safe.
+///
+/// Layout, integers big-endian:
+///
+/// ```
+/// "stash-digest\n"  u32 version (1)  u32 CRC-32 of the body  body
+/// body  = u8 len storeID  u32 models  model×(by name)
+/// model = u8 len name  u32 entries  bucket hash×256  entry×entries   (ids in byte order)
+/// entry = u8 bucket  u8 len id  id  kind (0x00 live, 0x01 tombstone)  hash(32)
+/// ```
+extension InventoryDigest {
+  /// The file's name beside `default.store`.
+  public static let fileName = "default.store.digest"
+  /// The format version this code writes and reads.
+  public static let fileVersion: UInt32 = 1
+  static let magic = Array("stash-digest\n".utf8)
+
+  /// The file's bytes for a store with id `storeID`.
+  ///
+  /// - Parameter storeID: The store the digest describes.
+  /// - Returns: The bytes, or `nil` when an id or model name is longer than the format allows,
+  ///   or the digest was itself read back from a file (it lacks the leaves of some buckets).
+  public func fileBytes(storeID: String) -> [UInt8]? {
+    guard models.values.allSatisfy({ $0.summarized.isEmpty }) else { return nil }
+    var body = [UInt8]()
+    body.reserveCapacity(64 + models.values.reduce(0) { $0 + 8192 + $1.count * 72 })
+    guard Self.appendShort(storeID, to: &body) else { return nil }
+    Self.append(UInt32(models.count), to: &body)
+    for model in models.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+      let tree = models[model]!
+      guard Self.appendShort(model, to: &body) else { return nil }
+      Self.append(UInt32(tree.count), to: &body)
+      for bucket in tree.buckets { bucket.appendBytes(to: &body) }
+      var sorted = [(id: String, bucket: Int, entry: Entry)]()
+      sorted.reserveCapacity(tree.count)
+      for (bucket, leaves) in tree.leaves.enumerated() {
+        for (id, entry) in leaves { sorted.append((id, bucket, entry)) }
+      }
+      sorted.sort { Self.precedes($0.id, $1.id) }
+      for (id, bucket, entry) in sorted {
+        body.append(UInt8(bucket))
+        guard Self.appendShort(id, to: &body) else { return nil }
+        body.append(entry.isTombstone ? 1 : 0)
+        entry.hash.digest.appendBytes(to: &body)
+      }
+    }
+    var bytes = Self.magic
+    Self.append(Self.fileVersion, to: &bytes)
+    Self.append(CRC32.checksum(body), to: &bytes)
+    return bytes + body
+  }
+
+  /// The digest of `entries`, given a digest file's bytes: every record is compared with the
+  /// file's entry for it (a merge over ids in byte order, no hashing), and only the buckets
+  /// where one differs, was added or is gone are rehashed; every other bucket keeps the file's
+  /// hash.
+  ///
+  /// - Returns: The digest (equal to `InventoryDigest(entries)`) and how many buckets were
+  ///   rehashed; `nil` when the bytes are not a valid file for `storeID` (short, corrupt, of a
+  ///   newer version, another store's).
+  public static func reusing(
+    fileBytes bytes: [UInt8], storeID: String, for entries: [RecordKey: Entry]
+  ) -> (digest: InventoryDigest, rehashed: Int)? {
+    guard let file = DigestFile(bytes: bytes, storeID: storeID) else { return nil }
+    var byModel = [String: [(id: String, entry: Entry)]]()
+    for (key, entry) in entries { byModel[key.model, default: []].append((key.id.rawValue, entry)) }
+    var result = InventoryDigest()
+    var rehashed = 0
+    for (model, var list) in byModel {
+      guard let stored = file.models[model] else {
+        let fresh = InventoryDigest(
+          Dictionary(
+            uniqueKeysWithValues: list.map {
+              (RecordKey(model: model, id: RecordID($0.id)!), $0.entry)
+            }))
+        result.models[model] = fresh.models[model]
+        rehashed += fresh.models[model]?.buckets.count ?? 0
+        continue
+      }
+      list = sortedByBytes(list)
+      var tree = ModelTree()
+      var bucketOf = [UInt8](repeating: 0, count: list.count)
+      var dirty = [Bool](repeating: false, count: bucketCount)
+      var counts = [Int](repeating: 0, count: bucketCount)
+      var cursor = stored.entries
+      var index = 0
+      var expected = [UInt8]()
+      expected.reserveCapacity(32)
+      while index < list.count || cursor < stored.end {
+        let order: Int
+        if index == list.count {
+          order = 1
+        } else if cursor == stored.end {
+          order = -1
+        } else {
+          order = compare(list[index].id, bytes, at: cursor + 2, count: Int(bytes[cursor + 1]))
+        }
+        let length = cursor < stored.end ? Int(bytes[cursor + 1]) : 0
+        if order == 0 {
+          let bucket = bytes[cursor]
+          let kind = bytes[cursor + 2 + length]
+          let entry = list[index].entry
+          expected.removeAll(keepingCapacity: true)
+          entry.hash.digest.appendBytes(to: &expected)
+          if entry.isTombstone != (kind == 1)
+            || !expected.elementsEqual(bytes[(cursor + 3 + length)..<(cursor + 35 + length)])
+          {
+            dirty[Int(bucket)] = true
+          }
+          bucketOf[index] = bucket
+          counts[Int(bucket)] += 1
+          index += 1
+          cursor += 35 + length
+        } else if order < 0 {
+          let bucket = Self.bucket(of: list[index].id)
+          dirty[bucket] = true
+          bucketOf[index] = UInt8(bucket)
+          counts[bucket] += 1
+          index += 1
+        } else {
+          dirty[Int(bytes[cursor])] = true  // gone from the store
+          cursor += 35 + length
+        }
+      }
+      for (position, item) in list.enumerated() where dirty[Int(bucketOf[position])] {
+        tree.leaves[Int(bucketOf[position])][item.id] = item.entry
+      }
+      for bucket in 0..<bucketCount {
+        if dirty[bucket] {
+          let leaves = tree.leaves[bucket]
+          tree.buckets[bucket] = leaves.isEmpty ? emptyBucket : bucketHash(leaves)
+          rehashed += 1
+        } else {
+          tree.buckets[bucket] = stored.buckets[bucket]
+          if counts[bucket] > 0 { tree.summarized.insert(bucket) }
+        }
+      }
+      tree.count = list.count
+      tree.root = modelHash(model, tree.buckets)
+      result.models[model] = tree
+    }
+    result.overall = result.computeOverall()
+    return (result, rehashed)
+  }
+
+  /// `list` in the byte order of its ids: sorted on each id's first 16 bytes packed in two
+  /// integers (no reference counting in the sort), ties broken on the whole id.
+  static func sortedByBytes(_ list: [(id: String, entry: Entry)]) -> [(id: String, entry: Entry)] {
+    struct SortKey {
+      var high: UInt64
+      var low: UInt64
+      var index: Int
+    }
+    var keys = [SortKey]()
+    keys.reserveCapacity(list.count)
+    for (index, item) in list.enumerated() {
+      var id = item.id
+      let (high, low) = id.withUTF8 { utf8 -> (UInt64, UInt64) in
+        var words: (UInt64, UInt64) = (0, 0)
+        for position in 0..<min(16, utf8.count) {
+          let shift = UInt64(56 - 8 * (position & 7))
+          if position < 8 {
+            words.0 |= UInt64(utf8[position]) << shift
+          } else {
+            words.1 |= UInt64(utf8[position]) << shift
+          }
+        }
+        return words
+      }
+      keys.append(SortKey(high: high, low: low, index: index))
+    }
+    keys.sort { a, b in
+      if a.high != b.high { return a.high < b.high }
+      if a.low != b.low { return a.low < b.low }
+      return precedes(list[a.index].id, list[b.index].id)
+    }
+    return keys.map { list[$0.index] }
+  }
+
+  /// Whether `a`'s UTF-8 bytes sort before `b`'s (the file's order of ids).
+  static func precedes(_ a: String, _ b: String) -> Bool {
+    var a = a
+    var b = b
+    return a.withUTF8 { x in
+      b.withUTF8 { y in
+        let count = min(x.count, y.count)
+        var index = 0
+        while index < count {
+          if x[index] != y[index] { return x[index] < y[index] }
+          index += 1
+        }
+        return x.count < y.count
+      }
+    }
+  }
+
+  /// -1, 0 or 1 as `id`'s UTF-8 bytes sort before, equal or after `count` bytes at `offset`.
+  private static func compare(_ id: String, _ bytes: [UInt8], at offset: Int, count: Int) -> Int {
+    var id = id
+    return id.withUTF8 { x in
+      let shared = min(x.count, count)
+      var index = 0
+      while index < shared {
+        let other = bytes[offset + index]
+        if x[index] != other { return x[index] < other ? -1 : 1 }
+        index += 1
+      }
+      return x.count == count ? 0 : x.count < count ? -1 : 1
+    }
+  }
+
+  private static func append(_ value: UInt32, to bytes: inout [UInt8]) {
+    for shift in stride(from: 24, through: 0, by: -8) {
+      bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
+    }
+  }
+
+  /// `u8` length and the UTF-8 bytes; `false` when longer than 255 bytes.
+  private static func appendShort(_ text: String, to bytes: inout [UInt8]) -> Bool {
+    let utf8 = Array(text.utf8)
+    guard utf8.count <= 255 else { return false }
+    bytes.append(UInt8(utf8.count))
+    bytes += utf8
+    return true
+  }
+}
+
+/// A digest file checked whole (magic, version, CRC-32, store id, every length) and read only
+/// as far as where each model's bucket hashes and entries are.
+private struct DigestFile {
+  struct Model {
+    var buckets: [SHA256Digest]
+    /// Where the model's first entry starts, and where its entries end.
+    var entries: Int
+    var end: Int
+  }
+
+  var models: [String: Model] = [:]
+
+  init?(bytes: [UInt8], storeID: String) {
+    var reader = DigestFileReader(bytes: bytes)
+    guard reader.take(InventoryDigest.magic.count).map({ Array($0) }) == InventoryDigest.magic,
+      reader.u32() == InventoryDigest.fileVersion, let checksum = reader.u32(),
+      bytes.withUnsafeBytes({
+        CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[reader.offset...]))
+      })
+        == checksum,
+      reader.short() == storeID, let modelCount = reader.u32()
+    else { return nil }
+    for _ in 0..<modelCount {
+      guard let model = reader.short(), models[model] == nil, let count = reader.u32(), count > 0
+      else { return nil }
+      var buckets = [SHA256Digest]()
+      buckets.reserveCapacity(InventoryDigest.bucketCount)
+      for _ in 0..<InventoryDigest.bucketCount {
+        guard let hash = reader.take(32).flatMap(SHA256Digest.init(bytes:)) else { return nil }
+        buckets.append(hash)
+      }
+      let start = reader.offset
+      var previous: ArraySlice<UInt8>?
+      for _ in 0..<count {
+        guard reader.take(1) != nil, let length = reader.take(1)?.first,
+          let id = reader.take(Int(length)), let kind = reader.take(1)?.first, kind <= 1,
+          reader.take(32) != nil
+        else { return nil }
+        // Strictly increasing ids: the merge relies on it.
+        if let previous, !previous.lexicographicallyPrecedes(id) { return nil }
+        previous = id
+      }
+      models[model] = Model(buckets: buckets, entries: start, end: reader.offset)
+    }
+    guard reader.offset == bytes.count else { return nil }
+  }
+}
+
+/// Reads the digest file's fields, never past its end.
+private struct DigestFileReader {
+  let bytes: [UInt8]
+  var offset = 0
+
+  mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
+    guard count >= 0, bytes.count - offset >= count else { return nil }
+    defer { offset += count }
+    return bytes[offset..<offset + count]
+  }
+
+  mutating func u32() -> UInt32? {
+    take(4).map { $0.reduce(0) { $0 << 8 | UInt32($1) } }
+  }
+
+  mutating func short() -> String? {
+    guard let length = take(1)?.first, let utf8 = take(Int(length)) else { return nil }
+    return String(validating: utf8, as: UTF8.self)
+  }
+}

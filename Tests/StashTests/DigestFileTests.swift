@@ -1,0 +1,169 @@
+import Foundation
+import LocalStore
+import Stash
+import StashModel
+import StashTestSupport
+import Testing
+
+/// `default.store.digest` lets `sync status` rehash only the buckets whose records changed,
+/// and whatever happened to the file or the store since it was written, the digest is the one
+/// a full rebuild from the rows gives.
+@Suite struct DigestFileTests {
+  static func open(_ folder: URL) throws -> DeviceFolder {
+    try DeviceFolder.open(
+      at: folder.path, options: .init(deviceName: "test-device", clock: { epoch }))
+  }
+
+  static func digestPath(_ folder: URL) -> URL {
+    folder.appendingPathComponent(InventoryDigest.fileName)
+  }
+
+  /// A folder with `count` items and a location, and a digest file written for it.
+  static func makeFolder(_ folder: URL, count: Int = 600) throws {
+    let device = try open(folder)
+    try device.addLocation(Location(name: "Shop", createdAt: epoch))
+    for index in 0..<count {
+      try device.addItem(Item(name: "Tube \(index)", quantity: 10, createdAt: epoch))
+    }
+    try open(folder).writeDigestFile()
+    #expect(FileManager.default.fileExists(atPath: digestPath(folder).path))
+  }
+
+  /// The digest from the rows alone (the file moved away and back).
+  static func fullRebuild(_ folder: URL) throws -> InventoryDigest {
+    let path = digestPath(folder)
+    let aside = folder.appendingPathComponent("digest.aside")
+    let moved = FileManager.default.fileExists(atPath: path.path)
+    if moved { try FileManager.default.moveItem(at: path, to: aside) }
+    defer { if moved { try? FileManager.default.moveItem(at: aside, to: path) } }
+    let computed = try open(folder).computeDigest()
+    #expect(!computed.usedFile)
+    return computed.digest
+  }
+
+  static func expectSame(_ a: InventoryDigest, _ b: InventoryDigest) {
+    #expect(a.overall == b.overall)
+    #expect(a.perModel == b.perModel)
+    #expect(a.counts == b.counts)
+  }
+
+  @Test func aFreshFileIsUsedAndNothingIsRehashed() throws {
+    try withTemporaryFolder { folder in
+      try Self.makeFolder(folder)
+      let computed = try Self.open(folder).computeDigest()
+      #expect(computed.usedFile)
+      #expect(computed.rehashed == 0)
+      Self.expectSame(computed.digest, try Self.fullRebuild(folder))
+    }
+  }
+
+  @Test func editsAfterTheFileWasWrittenRehashOnlyTheirBuckets() throws {
+    try withTemporaryFolder { folder in
+      try Self.makeFolder(folder)
+      let device = try Self.open(folder)
+      try device.consume("Tube 1")
+      _ = try device.editItem("Tube 2") { $0.notes = "Top shelf" }
+      _ = try device.deleteItem("Tube 3")
+      try device.addItem(Item(name: "Comb", quantity: 1, createdAt: epoch))
+      let computed = try Self.open(folder).computeDigest()
+      #expect(computed.usedFile)
+      #expect(computed.rehashed >= 1 && computed.rehashed <= 4, "\(computed.rehashed)")
+      Self.expectSame(computed.digest, try Self.fullRebuild(folder))
+    }
+  }
+
+  @Test func aFileBehindAnotherProcessesSavesStillGivesTheExactDigest() throws {
+    try withTemporaryFolder { folder in
+      try Self.makeFolder(folder)
+      let reader = try Self.open(folder)
+      // Another process saves while this one has the folder open.
+      let other = try Self.open(folder)
+      for index in 10..<40 { try other.consume("Tube \(index)") }
+      _ = try other.deleteItem("Tube 50")
+      try reader.refresh()
+      let computed = reader.computeDigest()
+      #expect(computed.usedFile)
+      Self.expectSame(computed.digest, try Self.fullRebuild(folder))
+    }
+  }
+
+  @Test func aFileFromBeforeACompactionStillGivesTheExactDigest() throws {
+    try withTemporaryFolder { folder in
+      try Self.makeFolder(folder)
+      let device = try Self.open(folder)
+      try device.consume("Tube 7")
+      try device.local?.compact()
+      let computed = try Self.open(folder).computeDigest()
+      #expect(computed.usedFile)
+      Self.expectSame(computed.digest, try Self.fullRebuild(folder))
+    }
+  }
+
+  /// Each damage makes the file unusable: ignored, the digest computed from the rows.
+  @Test(arguments: ["truncated", "corrupt", "another store's", "newer version", "empty"])
+  func aDamagedOrForeignFileIsIgnored(_ damage: String) throws {
+    try withTemporaryFolder { folder in
+      try Self.makeFolder(folder, count: 300)
+      let path = Self.digestPath(folder)
+      var bytes = [UInt8](try Data(contentsOf: path))
+      switch damage {
+      case "truncated": bytes.removeLast(bytes.count / 3)
+      case "corrupt": bytes[bytes.count / 2] ^= 0x20
+      case "newer version": bytes[16] = 2  // the low byte of the version
+      case "empty": bytes = []
+      default:
+        let elsewhere = folder.appendingPathComponent("elsewhere")
+        try Self.makeFolder(elsewhere, count: 300)
+        bytes = [UInt8](try Data(contentsOf: Self.digestPath(elsewhere)))
+      }
+      try Data(bytes).write(to: path)
+      let computed = try Self.open(folder).computeDigest()
+      #expect(!computed.usedFile, "\(damage)")
+      Self.expectSame(computed.digest, try Self.fullRebuild(folder))
+      // Like the index: ignored, never refused, and written afresh by the next sync's write.
+      try Self.open(folder).writeDigestFile()
+      #expect(try Self.open(folder).computeDigest().usedFile, "\(damage)")
+    }
+  }
+
+  @Test func reusingAStaleDigestEqualsAFullRebuildForRandomChanges() throws {
+    for seed in TestEnvironment.seeds(default: 5) {
+      print("DigestFileTests seed \(seed) (STASH_SEED=\(seed) replays it)")
+      var random = SeededRandom(seed: seed)
+      var entries = [RecordKey: InventoryDigest.Entry]()
+      var keys = [RecordKey]()
+      var step = 0
+      func entry(tombstone: Bool) -> InventoryDigest.Entry {
+        step += 1
+        return .init(
+          isTombstone: tombstone, hash: SnapshotHash(digest: SHA256.hash("\(seed) \(step)")))
+      }
+      let models = ["item", "location", "reminder"]
+      for _ in 0..<400 {
+        let key = RecordKey(
+          model: models[Int(random.next() % 3)], id: RecordID.random(using: &random))
+        keys.append(key)
+        entries[key] = entry(tombstone: random.next() % 4 == 0)
+      }
+      let bytes = try #require(InventoryDigest(entries).fileBytes(storeID: "s"))
+      for _ in 0..<Int(random.next() % 30) {
+        let key = keys[Int(random.next() % UInt64(keys.count))]
+        switch random.next() % 3 {
+        case 0: entries[key] = nil
+        case 1: entries[key] = entry(tombstone: true)
+        default:
+          let new = RecordKey(model: "item", id: RecordID.random(using: &random))
+          keys.append(new)
+          entries[new] = entry(tombstone: false)
+        }
+      }
+      if random.next() % 2 == 0 { entries = entries.filter { $0.key.model != "reminder" } }
+      let (reused, _) = try #require(
+        InventoryDigest.reusing(fileBytes: bytes, storeID: "s", for: entries))
+      let full = InventoryDigest(entries)
+      #expect(reused.overall == full.overall, "seed \(seed)")
+      #expect(reused.perModel == full.perModel, "seed \(seed)")
+      #expect(reused.counts == full.counts, "seed \(seed)")
+    }
+  }
+}
