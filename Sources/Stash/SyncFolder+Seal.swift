@@ -63,8 +63,8 @@ extension SyncFolder {
     return nothingNewReport
   }
 
-  /// Writes the seal after a sync that left nothing to do; removes a stale one otherwise.
-  /// Failing to write it only costs the next sync its shortcut.
+  /// Writes the seal after a sync that left nothing to do (and nothing otherwise). Failing to
+  /// write it only costs the next sync its shortcut.
   func updateSeal(after report: SyncRunReport, mirror: MirrorStore) {
     let path = home + "/" + Self.sealFileName
     let content = mirror.content
@@ -74,12 +74,11 @@ extension SyncFolder {
       && report.waiting.isEmpty && report.photosMissing.isEmpty && report.duplicates == 0
       && content.pending.isEmpty && content.lastImport != nil && content.lastExport != nil
       && mirror.droppedTail == nil && local?.openReport.tail == nil
+    // A run that leaves something to do writes nothing: an earlier seal stays, and it matches
+    // only if both stores and the folder return to what that clean run left.
     guard clean, let cloud = settings.cloudFolder,
       let bytes = Self.sealBytes(home: home, cloud: cloud, fileSystem: fileSystem)
-    else {
-      try? fileSystem.removeFile(path)
-      return
-    }
+    else { return }
     if (try? fileSystem.writeFileAtomically(path, bytes, durable: false)) == nil {
       try? fileSystem.removeFile(path)
     }

@@ -195,6 +195,7 @@ import Testing
       let version = HostileSegment.Version(.record(HostileSegment.item()), author: device)
       let bytes = HostileSegment.bytes(zone: zone, device: device, versions: [version], count: 2)
       try Data(bytes).write(to: URL(fileURLWithPath: other + "/000001.jsonl"))
+      try FileManager.default.removeItem(atPath: setup.seal)
       let full = try setup.fullSync()
       #expect(!full.waiting.isEmpty)
       #expect(!FileManager.default.fileExists(atPath: setup.seal))
