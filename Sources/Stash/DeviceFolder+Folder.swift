@@ -12,15 +12,27 @@ extension DeviceFolder {
   /// This device's settings (defaults when there is no store yet).
   public var settings: DeviceSettings { folder.settings }
 
-  /// Runs sync once (see ``SyncFolder/sync()``), then refreshes `default.store.digest`.
+  /// Runs sync once (see ``SyncFolder/sync(sealing:progress:)``), then refreshes
+  /// `default.store.digest`.
   ///
   /// - Throws: ``StashError`` when nothing could be done.
   public func sync(
-    progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
+    sealing: Bool = false, progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(StashError) -> SyncRunReport {
-    let report = try folder.sync(progress: progress)
+    let report = try folder.sync(sealing: sealing, progress: progress)
     writeDigestFile()  // derived: what `sync status` rehashes less of
     return report
+  }
+
+  /// The report of a sync with nothing new, without opening either store, when the sync seal
+  /// in `home` matches both stores and the shared folder as they are now; `nil` otherwise
+  /// (see ``SyncFolder/syncIfUnchanged(at:lockTimeout:now:fileSystem:)``).
+  ///
+  /// - Throws: ``StashError`` (busy) when another process holds the folder.
+  public static func syncIfUnchanged(
+    at home: String, lockTimeout: Double = 3, now: Timestamp = .now()
+  ) throws(StashError) -> SyncRunReport? {
+    try SyncFolder.syncIfUnchanged(at: home, lockTimeout: lockTimeout, now: now)
   }
 
   /// Catches up with what another instance or process saved (see ``SyncFolder/refresh()``).

@@ -81,10 +81,14 @@ extension SyncFolder {
   ///   folder), sync not set up, the mirror damaged, the shared folder unreachable, its zone
   ///   file damaged or of another account. Nothing is then written to either store.
   ///
-  /// - Parameter progress: Told after each segment read from the shared folder how many of the
-  ///   unread ones were read (for a progress line on a terminal).
+  /// - Parameters:
+  ///   - progress: Told after each segment read from the shared folder how many of the unread
+  ///     ones were read (for a progress line on a terminal).
+  ///   - sealing: Write the sync seal when the run leaves nothing to do, so that the next
+  ///     ``syncIfUnchanged(at:lockTimeout:fileSystem:)`` can skip a sync with nothing new
+  ///     (the CLI does; see SyncFolder+Seal.swift).
   public func sync(
-    progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
+    sealing: Bool = false, progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(StashError) -> SyncRunReport {
     let proof: FolderLock.Held
     do { proof = try lock.acquire() } catch { throw StashError(error) }
@@ -95,8 +99,10 @@ extension SyncFolder {
     let coordinator = SyncCoordinator(mirrorStoreID: mirror.storeID) { request in
       try passes.run(request, with: reconciler)
     }
-    return try run(
+    let report = try run(
       mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes, progress: progress)
+    if sealing { updateSeal(after: report, mirror: mirror) }
+    return report
   }
 
   /// The reconciler of this folder's two stores.

@@ -87,6 +87,17 @@ struct Session {
     return device
   }
 
+  /// The report of a sync with nothing new when the folder's sync seal says nothing changed
+  /// since a sync that left nothing to do (checked afresh, without opening the stores); `nil`
+  /// when the full sync must run.
+  ///
+  /// - Throws: ``StashError``: busy, or a home that is not a folder.
+  func syncIfUnchanged() throws(StashError) -> SyncRunReport? {
+    try refuseHomeThatIsNotAFolder()
+    return try DeviceFolder.syncIfUnchanged(
+      at: home, lockTimeout: Self.lockTimeout, now: .now(environment: environment))
+  }
+
   /// The folder ready for a write that adds something, creating the folder and its store
   /// only now (after the command checked its input), when `reading` has none.
   ///

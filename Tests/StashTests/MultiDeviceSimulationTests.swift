@@ -39,6 +39,7 @@ import Testing
       #expect(totals.syncs > 0 && totals.failedSyncs > 0 && totals.conflicts > 0)
       #expect(totals.resolutions > 0 && totals.deletes > 0 && totals.conflictedCopies > 0)
       #expect(totals.places > 0, "locations and reminders take part")
+      #expect(totals.sealedSyncs > 0, "the sync seal's shortcut is checked against full syncs")
     }
   }
 }

@@ -48,6 +48,7 @@ struct Simulation {
     var clones = 0
     var hostileFiles = 0
     var frozenSeeds = 0
+    var sealedSyncs = 0
 
     mutating func add(_ other: Totals) {
       steps += other.steps
@@ -66,6 +67,7 @@ struct Simulation {
       clones += other.clones
       hostileFiles += other.hostileFiles
       frozenSeeds += other.frozenSeeds
+      sealedSyncs += other.sealedSyncs
     }
 
     var description: String {
@@ -74,7 +76,8 @@ struct Simulation {
         + "\(conflictedCopies) conflicted copies, \(places) location and reminder edits, "
         + "\(moves) stock moves, \(recounts) recounts, \(checkedCounts) counts checked, "
         + "\(parallelSyncs) parallel syncs, \(clones) cloned devices, "
-        + "\(hostileFiles) hostile files, \(frozenSeeds) seeds with frozen clocks"
+        + "\(hostileFiles) hostile files, \(frozenSeeds) seeds with frozen clocks, "
+        + "\(sealedSyncs) syncs the seal would skip"
     }
   }
 
@@ -260,13 +263,19 @@ struct Simulation {
     let before = storeFiles(device)
     let folder = try open(device)
     do {
-      let report = try folder.sync()
+      let report = try folder.sync(sealing: true)
       totals.syncs += 1
       totals.conflicts += report.newConflicts.count
-      // 4. Idempotence: syncing again with nothing new changes nothing.
+      // 4. Idempotence: syncing again with nothing new changes nothing. When the sync seal
+      // says nothing changed, the sync it lets the CLI skip must report what a full one does.
       let after = storeFiles(device)
-      _ = try folder.sync()
+      let skipped = try SyncFolder.syncIfUnchanged(at: device.home)
+      let again = try folder.sync(sealing: true)
       if storeFiles(device) != after { problems.append("a second sync changed the stores") }
+      if let skipped {
+        totals.sealedSyncs += 1
+        if skipped != again { problems.append("the seal skipped a sync that did \(again)") }
+      }
       checkAgreementOrConflict(folder)
       // A person often settles a conflict as soon as it shows up.
       if !quiescing && !folder.conflicts().isEmpty && Bool.random(using: &random) {

@@ -84,3 +84,26 @@ public struct LineSpan: Hashable, Sendable {
     self.line = line
   }
 }
+
+extension LogHeader {
+  /// The header of the log at `path`, read from its first line alone (checksum-verified),
+  /// without opening the log; `nil` when the file cannot be read or its first line is not a
+  /// whole, valid header of at most 64 KiB.
+  public static func read(atPath path: String, fileSystem: any FileSystem) -> LogHeader? {
+    guard let descriptor = try? fileSystem.open(path, .readOnly, options: .nonBlocking) else {
+      return nil
+    }
+    defer { fileSystem.close(descriptor) }
+    guard let identity = try? fileSystem.identity(of: descriptor), identity.kind == .regular,
+      let bytes = try? fileSystem.read(descriptor, count: 64 << 10, at: 0)
+    else { return nil }
+    return bytes.withUnsafeBytes { raw -> LogHeader? in
+      guard let end = LineFraming.newline(in: raw, from: 0),
+        case .success(let object) = LineFraming.decode(
+          UnsafeRawBufferPointer(rebasing: raw[..<end])),
+        case .object(let fields)? = object["header"]
+      else { return nil }
+      return LogHeader(json: fields)
+    }
+  }
+}

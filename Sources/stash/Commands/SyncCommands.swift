@@ -11,13 +11,18 @@ enum SyncCommand: StashHandler {
   static let path = ["sync"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let device = try session.openForSyncing()
-    let progress = ProgressLine(
-      "Reading the shared folder: segment", environment: session.environment)
     let report: SyncRunReport
-    do {
+    if let unchanged = try session.syncIfUnchanged() {
+      // Nothing changed since a sync that left nothing to do (checked afresh): see the seal.
+      report = unchanged
+    } else {
+      let device = try session.openForSyncing()
+      let progress = ProgressLine(
+        "Reading the shared folder: segment", environment: session.environment)
       defer { progress.finish() }
-      report = try device.sync { read, total in progress.report(read, of: total) }
+      report = try device.sync(sealing: true) { read, total in
+        progress.report(read, of: total)
+      }
     }
     if session.wantsJSON {
       session.output.json(json(report))

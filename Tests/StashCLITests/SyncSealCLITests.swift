@@ -1,0 +1,33 @@
+import Foundation
+import StashModel
+import StashTestSupport
+import Testing
+
+/// `stash sync` with nothing new, skipped through the sync seal, says exactly what the full
+/// sync says, in text and in JSON.
+@Suite struct SyncSealCLITests {
+  @Test func aSkippedSyncPrintsWhatTheFullSyncPrints() throws {
+    try withCLI { cli in
+      let cloud = cli.folder.appendingPathComponent("cloud")
+      try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+      #expect(try cli.run(["sync", "enable", "--cloud", cloud.path]).status == 0)
+      try cli.run(["add", "Koleston 7/1", "--quantity", "5"])
+      #expect(try cli.run(["sync"]).status == 0)
+      let seal = cli.home.appendingPathComponent("sync.seal").path
+      #expect(FileManager.default.fileExists(atPath: seal))
+      for arguments in [["sync"], ["sync", "--json"]] {
+        try FileManager.default.removeItem(atPath: seal)
+        let full = try cli.run(arguments)
+        #expect(FileManager.default.fileExists(atPath: seal), "the full sync wrote the seal")
+        let skipped = try cli.run(arguments)
+        #expect(full.status == 0 && skipped.status == 0)
+        #expect(skipped.standardOutput == full.standardOutput, "\(arguments)")
+        #expect(skipped.standardError == full.standardError, "\(arguments)")
+      }
+      // After an edit the full sync runs (and exports it).
+      try cli.run(["consume", "Koleston 7/1"])
+      let after = try cli.run(["sync", "--json"])
+      #expect(try after.json()["exported"]?.integer == 1, "\(after)")
+    }
+  }
+}
