@@ -31,7 +31,8 @@ enum StashBench {
       summary: "'stash consume' end to end (process start to exit)",
       run: consumeBenchmark),
     BenchCommand(
-      name: "targets", arguments: "[--size 1k|10k|100k|1M] [--runs N] [--dir DIR] [--json]",
+      name: "targets",
+      arguments: "[--size 1k|10k|100k|1M] [--runs N] [--dir DIR] [--only GROUP] [--json]",
       summary: "every speed target of DESIGN.md: ours, the peer (sqlite3, jq, python3 csv) and "
         + "the ratio",
       run: targetsBenchmark),
@@ -79,9 +80,10 @@ enum StashBench {
     }
     lines += [
       "",
-      "Build with 'swift build -c release' first. 'stash-bench targets --size 100k' makes its",
-      "folder in /tmp/stash-bench-100k (reused by later runs) and prints a table; --json prints",
-      "the same figures as JSON. Figures vary from run to run on a busy machine.",
+      "Build with 'swift build -c release --static-swift-stdlib' first (on Linux). 'stash-bench",
+      "targets --size 100k' makes its folder in /tmp/stash-bench-100k (reused by later runs) and",
+      "prints a table; --only one-record|list|import|sync runs one group; --json prints the",
+      "same figures as JSON. Figures vary from run to run on a busy machine.",
     ]
     return lines.joined(separator: "\n")
   }

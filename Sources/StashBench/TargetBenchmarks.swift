@@ -3,7 +3,8 @@ import LocalStore
 import Stash
 import StashModel
 
-/// `stash-bench targets [--size 1k|10k|100k|1M] [--runs N] [--dir DIR] [--json]`: every
+/// `stash-bench targets [--size 1k|10k|100k|1M] [--runs N] [--dir DIR] [--only GROUP] [--json]`:
+/// every
 /// target of DESIGN's "Speed and scale" that this tool measures, each beside its peer in the
 /// same run, with the ratio.
 ///
@@ -18,6 +19,7 @@ func targetsBenchmark(_ arguments: [String]) -> Int32 {
   var runs = 7
   var folder: String?
   var json = false
+  var only: ScenarioGroup?
   var index = 0
   while index < arguments.count {
     let argument = arguments[index]
@@ -44,6 +46,13 @@ func targetsBenchmark(_ arguments: [String]) -> Int32 {
       }
       folder = value
       index += 1
+    case "--only":
+      guard let value, let group = ScenarioGroup(rawValue: value) else {
+        printError("stash-bench targets: --only takes one-record, list, import or sync")
+        return 2
+      }
+      only = group
+      index += 1
     case "--json": json = true
     default:
       printError("stash-bench targets: unknown argument '\(argument)'; see 'stash-bench --help'")
@@ -51,8 +60,9 @@ func targetsBenchmark(_ arguments: [String]) -> Int32 {
     }
     index += 1
   }
-  let bench = TargetBench(
+  var bench = TargetBench(
     size: size, runs: runs, folder: folder ?? "/tmp/stash-bench-\(sizeName(size))")
+  bench.only = only
   do {
     try bench.prepare()
   } catch {
@@ -108,7 +118,15 @@ struct ScenarioResult {
 }
 
 /// The folder, its peers' files, and the scenarios.
+/// The scenarios `--only` can choose.
+enum ScenarioGroup: String {
+  case oneRecord = "one-record"
+  case list, `import`, sync
+}
+
 struct TargetBench {
+  /// Only this group's scenarios (`nil`: all).
+  var only: ScenarioGroup?
   let size: Int
   let runs: Int
   let folder: String
@@ -193,6 +211,7 @@ struct TargetBench {
       _ name: String, ours make: @escaping (Int) -> [String],
       peer statement: @escaping (Int) -> String
     ) {
+      guard wants(.oneRecord) else { return }
       results.append(
         ScenarioResult(
           name: name, ours: timed { run in ours(make(run)) }, peerName: "sqlite3",
@@ -222,17 +241,21 @@ struct TargetBench {
         "INSERT INTO items(id, name, quantity) VALUES ('new-\(run)', 'New \(run)', 3);"
       })
     let jqPeer = { (_: Int) in jq.map { ($0, ["-c", ".", storePath]) } }
-    for (label, arguments) in [("list --json", ["list", "--json"]), ("list", ["list"])] {
+    for (label, arguments) in [("list --json", ["list", "--json"]), ("list", ["list"])]
+    where wants(.list) {
       results.append(
         ScenarioResult(
           name: label, ours: timed { _ in ours(arguments) }, peerName: "jq -c .",
           peer: timed(jqPeer), allowedRatio: 1, memoryBound: false,
           note: jq == nil ? "jq is not installed" : nil))
     }
-    results.append(importScenario())
-    results += syncScenarios()
+    if wants(.import) { results.append(importScenario()) }
+    if wants(.sync) { results += syncScenarios() }
     return results
   }
+
+  /// Whether `--only` leaves `group` in.
+  func wants(_ group: ScenarioGroup) -> Bool { only == nil || only == group }
 
   /// `stash import` of the CSV into a new folder against Python's csv module reading it and
   /// writing JSON lines.

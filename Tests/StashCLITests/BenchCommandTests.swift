@@ -1,0 +1,50 @@
+import Foundation
+import StashModel
+import StashTestSupport
+import Testing
+
+/// `stash-bench` is how speed is measured (never a timed test): its command line works, and a
+/// tiny `targets` run prints every figure as JSON. Nothing here looks at a time.
+@Suite struct BenchCommandTests {
+  static var binary: URL {
+    CLI.binary.deletingLastPathComponent().appendingPathComponent("stash-bench")
+  }
+
+  static func bench(_ arguments: [String]) throws -> Run {
+    let child = try Subprocess(binary.path, arguments, environment: ["PATH": "/usr/bin:/bin"])
+    let (status, output, errors) = child.wait()
+    return Run(
+      status: status, standardOutput: String(decoding: output, as: UTF8.self),
+      standardError: String(decoding: errors, as: UTF8.self))
+  }
+
+  @Test func helpListsTheTargetsAndExitsZero() throws {
+    let help = try Self.bench(["--help"])
+    #expect(help.status == 0, "\(help)")
+    #expect(help.standardOutput.contains("targets"), "\(help)")
+    #expect(help.standardOutput.contains("--only GROUP"), "\(help)")
+  }
+
+  @Test(arguments: [["targets", "--size", "2k"], ["targets", "--only", "everything"], ["nope"]])
+  func aMistakeExitsTwoWithAMessage(_ arguments: [String]) throws {
+    let run = try Self.bench(arguments)
+    #expect(run.status == 2, "\(run)")
+    #expect(!run.standardError.isEmpty, "\(run)")
+  }
+
+  @Test func aTinyOneRecordRunPrintsEachScenarioAsJSON() throws {
+    try withTemporaryFolder { folder in
+      let run = try Self.bench([
+        "targets", "--size", "1k", "--runs", "1", "--only", "one-record", "--json", "--dir",
+        folder.appendingPathComponent("bench").path,
+      ])
+      #expect(run.status == 0, "\(run)")
+      let text = run.standardOutput
+      for scenario in ["show", "consume", "restock", "edit", "delete", "add"] {
+        #expect(text.contains("\"\(scenario)\""), "\(scenario) in \(text)")
+      }
+      #expect(!text.contains("\"list\""), "--only keeps one group: \(text)")
+      _ = try JSONParser.parse(text)
+    }
+  }
+}
