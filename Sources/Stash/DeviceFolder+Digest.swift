@@ -93,18 +93,10 @@ extension DeviceFolder {
   /// The bytes of `default.store.digest`, if there is such a regular file (checked by
   /// ``InventoryDigest/reusing(fileBytes:storeID:for:)``).
   func digestFileBytes() -> [UInt8]? {
-    let path = home + "/" + InventoryDigest.fileName
-    do throws(FileSystemError) {
-      guard let identity = try fileSystem.identity(atPath: path), identity.kind == .regular,
-        identity.size < 1 << 30
-      else { return nil }
-      let descriptor = try fileSystem.open(path, .readOnly)
-      defer { fileSystem.close(descriptor) }
-      return try fileSystem.read(descriptor, count: Int(identity.size), at: 0)
-    } catch {
-      return nil
-    }
+    try? InputFile.read(
+      home + "/" + InventoryDigest.fileName, fileSystem: fileSystem, maximumBytes: 1 << 30)
   }
+
 
   /// Writes `default.store.digest` for the store as it is now (what `sync` does after its
   /// pass), when the store was read in full and the file would change. A failure changes

@@ -251,15 +251,9 @@ extension SyncFolder {
   private static func readSmallFile(_ path: String, limit: Int, fileSystem: any FileSystem)
     -> [UInt8]?
   {
-    guard let identity = try? fileSystem.identity(atPath: path, followingLinks: false),
-      identity.kind == .regular, identity.size <= Int64(limit),
-      let file = try? fileSystem.open(path, .readOnly, options: [.noFollow, .nonBlocking])
-    else { return nil }
-    defer { fileSystem.close(file) }
-    guard let bytes = try? fileSystem.read(file, count: limit + 1, at: 0), bytes.count <= limit
-    else { return nil }
-    return bytes
+    try? InputFile.read(path, fileSystem: fileSystem, maximumBytes: Int64(limit))
   }
+
 
   private static func hex(_ value: UInt32) -> String {
     let digits = String(value, radix: 16)

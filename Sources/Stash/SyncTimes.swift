@@ -69,20 +69,14 @@ struct SyncTimes: Hashable, Sendable {
   /// The times in `home`'s file for `mirror`; `nil` when the file is missing, unreadable,
   /// damaged, of another format or version, or about another mirror.
   static func read(home: String, mirror: StoreID, fileSystem: any FileSystem) -> SyncTimes? {
-    let path = home + "/" + fileName
-    do throws(FileSystemError) {
-      guard let identity = try fileSystem.identity(atPath: path),
-        identity.size <= maximumBytes
-      else { return nil }
-      let descriptor = try fileSystem.open(path, .readOnly)
-      defer { fileSystem.close(descriptor) }
-      let bytes = try fileSystem.read(descriptor, count: Int(maximumBytes), at: 0)
-      guard let times = SyncTimes(bytes: bytes), times.mirror == mirror else { return nil }
-      return times
-    } catch {
-      return nil
-    }
+    guard
+      let bytes = try? InputFile.read(
+        home + "/" + fileName, fileSystem: fileSystem, maximumBytes: maximumBytes),
+      let times = SyncTimes(bytes: bytes), times.mirror == mirror
+    else { return nil }
+    return times
   }
+
 
   /// Writes the times into `home` (all or nothing, not synchronized); a failure is ignored,
   /// as the file only ever adds to what `sync status` shows.
