@@ -97,7 +97,6 @@ extension DeviceFolder {
       home + "/" + InventoryDigest.fileName, fileSystem: fileSystem, maximumBytes: 1 << 30)
   }
 
-
   /// Writes `default.store.digest` for the store as it is now (what `sync` does after its
   /// pass), when the store was read in full and the file would change. A failure changes
   /// nothing: the file is derived.

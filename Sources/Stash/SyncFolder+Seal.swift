@@ -254,7 +254,6 @@ extension SyncFolder {
     try? InputFile.read(path, fileSystem: fileSystem, maximumBytes: Int64(limit))
   }
 
-
   private static func hex(_ value: UInt32) -> String {
     let digits = String(value, radix: 16)
     return String(repeating: "0", count: 8 - digits.count) + digits

@@ -77,7 +77,6 @@ struct SyncTimes: Hashable, Sendable {
     return times
   }
 
-
   /// Writes the times into `home` (all or nothing, not synchronized); a failure is ignored,
   /// as the file only ever adds to what `sync status` shows.
   func write(home: String, fileSystem: any FileSystem) {
