@@ -301,6 +301,7 @@ struct TargetBench {
         "| \(result.name) | \(ours ?? "failed") | \(peer ?? result.note ?? "failed") | \(ratio) "
           + "| \(target) | \(met(result, storeBytes: storeBytes)) |")
     }
+    guard wants(.sync) else { return }
     print("")
     print(
       "Sync scenarios: 'sync (one edit)' consumes one item (untimed) before each timed sync; "
