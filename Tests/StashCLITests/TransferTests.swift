@@ -60,6 +60,33 @@ import Testing
     }
   }
 
+  /// CSV's commas, quotes and line breaks are bytes: one followed by a combining mark (which
+  /// joins it into one Swift `Character`) is still quoted on export and still a separator or
+  /// a quote on import.
+  @Test func fieldsWithCombiningMarksAfterCommasAndQuotesRoundTripThroughCSV() throws {
+    try withCLI { cli in
+      let notes = [
+        "comma,\u{301}then", "quote \"\u{301}inside\"", "break\n\u{301}after", "\u{301}starts",
+      ]
+      for (number, note) in notes.enumerated() {
+        try cli.run(["add", "Item \(number)", "--notes", note])
+      }
+      let export = try cli.run(["export", "--format", "csv"])
+      #expect(export.status == 0, "\(export)")
+      let file = cli.folder.appendingPathComponent("items.csv")
+      try Data(export.standardOutput.utf8).write(to: file)
+      var other = cli
+      other.home = cli.folder.appendingPathComponent("other")
+      let imported = try other.run(["import", file.path])
+      #expect(imported.status == 0, "\(imported)")
+      let items = try other.device(create: false).items()
+      for (number, note) in notes.enumerated() {
+        let item = items.first { $0.name == "Item \(number)" }
+        #expect(item?.notes.unicodeScalars.elementsEqual(note.unicodeScalars) == true, "\(note)")
+      }
+    }
+  }
+
   @Test func aFileWithOneBadLineImportsNothingAndCreatesNoFolder() throws {
     try withCLI { cli in
       let file = cli.folder.appendingPathComponent("items.jsonl")
