@@ -46,6 +46,27 @@ public enum RecordLimits {
   /// snapshots of records this size still fits the 1 MiB of a line.
   public static let maximumRecordBytes = 64 << 10
 
+  /// Whether `record` is certainly within ``maximumRecordBytes``, judged without writing it:
+  /// an upper bound of its JSON (every byte of every string escaped as `\u00XX`, numbers at
+  /// their longest, a counter's devices at 80 bytes each). `false` means "measure it"
+  /// (``size(of:)``), not "too large".
+  public static func certainlyFits(_ record: Record) -> Bool {
+    var bound = 2
+    for (field, value) in zip(record.schema.fields, record.values) {
+      bound += 6 * field.name.utf8.count + 4
+      switch value {
+      case .string(let text): bound += 6 * text.utf8.count + 2
+      case .reference(let id): bound += 6 * id.rawValue.utf8.count + 2
+      case .integer, .double, .date, .bool, .none: bound += 40
+      case .blob: bound += 200  // a 64-digit hash and a size
+      case .counter(let counter):
+        // {"epoch":…,"base":…,"p":{device: units},"n":{…}}: ids are 36 ASCII characters.
+        bound += 160 + 80 * (counter.increments.count + counter.decrements.count)
+      }
+    }
+    return bound <= maximumRecordBytes
+  }
+
   /// The size of `record` as a store line holds it.
   public static func size(of record: Record) -> Int {
     var bytes = [UInt8]()

@@ -123,6 +123,7 @@ public struct LocalTransaction: Sendable {
       throw ModelError("Model '\(record.model)' is registered with other fields")
     }
     try schema.validate(record)
+    if RecordLimits.certainlyFits(record) { return }  // most records: no JSON written to measure
     let size = RecordLimits.size(of: record)
     guard size <= RecordLimits.maximumRecordBytes else {
       throw ModelError(
