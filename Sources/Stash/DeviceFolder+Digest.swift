@@ -103,8 +103,13 @@ extension DeviceFolder {
   public func writeDigestFile() {
     guard let content, content.isComplete, let storeID = local?.storeID.rawValue else { return }
     let entries = Self.entries(of: content)
-    if computeDigest(entries).rehashed == 0 { return }  // the file is current
-    guard let bytes = InventoryDigest(entries).fileBytes(storeID: storeID) else { return }
+    let computed = computeDigest(entries)
+    if computed.rehashed == 0 { return }  // the file is current
+    // Without a usable file the digest was just computed from every entry: write that one
+    // instead of hashing every record again (one built from a file keeps its clean buckets
+    // summarized, and cannot be written).
+    let digest = computed.usedFile ? InventoryDigest(entries) : computed.digest
+    guard let bytes = digest.fileBytes(storeID: storeID) else { return }
     try? fileSystem.writeFileAtomically(
       home + "/" + InventoryDigest.fileName, bytes, durable: false)
   }

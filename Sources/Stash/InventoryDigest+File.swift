@@ -45,13 +45,13 @@ extension InventoryDigest {
       guard Self.appendShort(model, to: &body) else { return nil }
       Self.append(UInt32(tree.count), to: &body)
       for bucket in tree.buckets { bucket.appendBytes(to: &body) }
-      var sorted = [(id: String, bucket: Int, entry: Entry)]()
-      sorted.reserveCapacity(tree.count)
+      var unsorted = [(id: String, bucket: Int, entry: Entry)]()
+      unsorted.reserveCapacity(tree.count)
       for (bucket, leaves) in tree.leaves.enumerated() {
-        for (id, entry) in leaves { sorted.append((id, bucket, entry)) }
+        for (id, entry) in leaves { unsorted.append((id, bucket, entry)) }
       }
-      sorted.sort { Self.precedes($0.id, $1.id) }
-      for (id, bucket, entry) in sorted {
+      for index in Self.byteOrder(of: unsorted.map(\.id)) {
+        let (id, bucket, entry) = unsorted[index]
         body.append(UInt8(bucket))
         guard Self.appendShort(id, to: &body) else { return nil }
         body.append(entry.isTombstone ? 1 : 0)
@@ -160,15 +160,21 @@ extension InventoryDigest {
   /// `list` in the byte order of its ids: sorted on each id's first 16 bytes packed in two
   /// integers (no reference counting in the sort), ties broken on the whole id.
   static func sortedByBytes(_ list: [(id: String, entry: Entry)]) -> [(id: String, entry: Entry)] {
+    byteOrder(of: list.map(\.id)).map { list[$0] }
+  }
+
+  /// The positions of `ids` in the order of their UTF-8 bytes (each compared by its first 16
+  /// bytes in two integer loads; only ties compare the rest).
+  static func byteOrder(of ids: [String]) -> [Int] {
     struct SortKey {
       var high: UInt64
       var low: UInt64
       var index: Int
     }
     var keys = [SortKey]()
-    keys.reserveCapacity(list.count)
-    for (index, item) in list.enumerated() {
-      var id = item.id
+    keys.reserveCapacity(ids.count)
+    for (index, item) in ids.enumerated() {
+      var id = item
       let (high, low) = id.withUTF8 { utf8 -> (UInt64, UInt64) in
         var words: (UInt64, UInt64) = (0, 0)
         for position in 0..<min(16, utf8.count) {
@@ -186,9 +192,9 @@ extension InventoryDigest {
     keys.sort { a, b in
       if a.high != b.high { return a.high < b.high }
       if a.low != b.low { return a.low < b.low }
-      return precedes(list[a.index].id, list[b.index].id)
+      return precedes(ids[a.index], ids[b.index])
     }
-    return keys.map { list[$0.index] }
+    return keys.map(\.index)
   }
 
   /// Whether `a`'s UTF-8 bytes sort before `b`'s (the file's order of ids).

@@ -141,7 +141,13 @@ public final class Log {
     bytes.reserveCapacity(operations.count * 256)
     var spans = [LineSpan]()
     spans.reserveCapacity(operations.count)
-    for operation in operations {
+    for (index, operation) in operations.enumerated() {
+      if index == 64, operations.count > 128 {
+        // Lines run from 100 bytes to a few KiB: size the buffer from the first 64 so that a
+        // large transaction is not copied each time it outgrows a guess.
+        let estimate = bytes.count / 64 * operations.count + bytes.count / 64 * 4
+        if estimate > bytes.capacity { bytes.reserveCapacity(estimate + estimate / 16) }
+      }
       let start = bytes.count
       LineFraming.appendLine(to: &bytes) { out in
         appendKey("tx", to: &out)
