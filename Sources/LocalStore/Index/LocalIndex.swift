@@ -315,15 +315,26 @@ struct LocalIndex: Sendable {
   init?(decoding bytes: [UInt8]) {
     let found: LocalIndex? = bytes.withUnsafeBytes { raw in
       var reader = RawReader(raw)
-      guard reader.take(LocalIndex.magic.count).map(Array.init) == LocalIndex.magic,
-        let version: UInt32 = reader.integer(), version == LocalIndex.version,
-        let length: UInt64 = reader.integer(), let checksum: UInt32 = reader.integer(),
-        let head = reader.take(Int(clamping: length))
+      guard let fixed = Self.fixedPart(raw), reader.take(Self.fixedLength) != nil,
+        let head = reader.take(Int(clamping: fixed.headLength))
       else { return nil }
-      return LocalIndex(head: head, checksum: checksum, fileLength: Int64(raw.count))
+      return LocalIndex(head: head, checksum: fixed.headChecksum, fileLength: Int64(raw.count))
     }
     guard let found else { return nil }
     self = found
+  }
+
+  /// The head's length and checksum from the fixed part at the start of `raw` (the magic and
+  /// this format's version); `nil` for another file or another version.
+  static func fixedPart(_ raw: UnsafeRawBufferPointer) -> (
+    headLength: UInt64, headChecksum: UInt32
+  )? {
+    var reader = RawReader(raw)
+    guard reader.take(magic.count).map(Array.init) == magic,
+      let found: UInt32 = reader.integer(), found == version,
+      let length: UInt64 = reader.integer(), let checksum: UInt32 = reader.integer()
+    else { return nil }
+    return (length, checksum)
   }
 
   init(
