@@ -90,12 +90,7 @@ extension SyncFolder {
     if let mirror = LogHeader.read(
       atPath: home + "/" + MirrorStore.fileName, fileSystem: fileSystem)?.storeID
     {
-      var times =
-        SyncTimes.read(home: home, mirror: mirror, fileSystem: fileSystem)
-        ?? SyncTimes(mirror: mirror, lastImport: nil, lastExport: nil)
-      times.lastImport = now
-      times.lastExport = now
-      times.write(home: home, fileSystem: fileSystem)
+      SyncTimes.record(home: home, mirror: mirror, at: now, exported: true, fileSystem: fileSystem)
     }
     return nothingNewReport
   }

@@ -77,6 +77,20 @@ struct SyncTimes: Hashable, Sendable {
     return times
   }
 
+  /// Records an import that worked at `time`, and the export too when `exported`, in
+  /// `home`'s file for `mirror` (times for another mirror or a damaged file start afresh).
+  static func record(
+    home: String, mirror: StoreID, at time: Timestamp, exported: Bool,
+    fileSystem: any FileSystem
+  ) {
+    var times =
+      read(home: home, mirror: mirror, fileSystem: fileSystem)
+      ?? SyncTimes(mirror: mirror, lastImport: nil, lastExport: nil)
+    times.lastImport = time
+    if exported { times.lastExport = time }
+    times.write(home: home, fileSystem: fileSystem)
+  }
+
   /// Writes the times into `home` (all or nothing, not synchronized); a failure is ignored,
   /// as the file only ever adds to what `sync status` shows.
   func write(home: String, fileSystem: any FileSystem) {
@@ -89,13 +103,10 @@ extension SyncFolder {
   /// it worked, in `sync-times.json`: never in a store, so that a run with nothing new still
   /// changes no store file.
   func recordSyncTimes(of report: SyncRunReport, in mirror: MirrorStore) {
-    let now = clock()
-    var times =
-      SyncTimes.read(home: home, mirror: mirror.storeID, fileSystem: fileSystem)
-      ?? SyncTimes(mirror: mirror.storeID, lastImport: nil, lastExport: nil)
-    times.lastImport = now
-    if report.exportError == nil && report.exportStopped == nil { times.lastExport = now }
-    times.write(home: home, fileSystem: fileSystem)
+    SyncTimes.record(
+      home: home, mirror: mirror.storeID, at: clock(),
+      exported: report.exportError == nil && report.exportStopped == nil,
+      fileSystem: fileSystem)
   }
 
   /// The later of the mirror's recorded times and those of `sync-times.json`.
