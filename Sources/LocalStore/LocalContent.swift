@@ -59,6 +59,10 @@ public struct LocalContent: Sendable {
   /// In a content that is not complete: the rows changed since it was built from the index,
   /// and their lines (`nil`: removed), so that the index can be brought up to date.
   var changedSinceIndex: [RowID: LineSpan?] = [:]
+  /// In a content that is not complete: rows that a change after it was built removed or
+  /// replaced though it never held them (what they held is unknown here). A sync of a few
+  /// records checks that none of the rows its changes touch is among them.
+  public internal(set) var unseenRows: Set<RowID> = []
   /// How many changes are live (what a compaction would write).
   public var liveChangeCount: Int {
     rows.count + tombstones.count + checkpoints.count + conflicts.count + diagnostics.count
@@ -119,6 +123,7 @@ public struct LocalContent: Sendable {
   private mutating func applyChange(_ change: LocalChange) {
     switch change {
     case .putRow(let row, let record, let hash):
+      if !isComplete, rows[row] == nil, row < nextRow { unseenRows.insert(row) }
       if let old = rows[row], old.record.key != record.key { unindex(row, from: old.record.key) }
       if rows[row]?.record.key != record.key { rowsByKey[record.key, default: []].append(row) }
       rows[row] = StoredRow(row: row, record: record, hash: hash)
@@ -126,7 +131,10 @@ public struct LocalContent: Sendable {
       if row >= nextRow { nextRow = RowID(row.rawValue + 1) }
     case .removeRow(let row):
       if !damagedRows.isEmpty { damagedRows[row.rawValue] = nil }
-      guard let old = rows.removeValue(forKey: row) else { return }
+      guard let old = rows.removeValue(forKey: row) else {
+        if !isComplete { unseenRows.insert(row) }
+        return
+      }
       unindex(row, from: old.record.key)
     case .damagedRow(let damaged):
       // The line replaces whatever the row held: the row's latest state cannot be trusted.

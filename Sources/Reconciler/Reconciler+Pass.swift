@@ -48,13 +48,20 @@ public struct Reconciler: Sendable {
   /// - Parameter keys: The records to look at; `nil` for all of them.
   /// - Returns: What the pass did.
   /// - Throws: ``LocalStoreError`` or ``LogStoreError`` when a store cannot be read or written;
-  ///   both stores are then as they were.
+  ///   both stores are then as they were. ``WiringError`` for a pass over every record of a
+  ///   store opened for a few records only (it would take the records it does not hold for
+  ///   absent).
   @discardableResult
   public func reconcile(keys: Set<RecordKey>? = nil) throws -> PassReport {
     let proof = try local.lock.acquire()
     defer { local.lock.release(proof) }
     try local.refresh()
     try mirror.refresh()
+    guard keys != nil || local.content.isComplete else {
+      throw WiringError(
+        "A pass over every record needs the local store '\(local.path)' read whole; it was "
+          + "opened for a few records")
+    }
     var plan = Plan(
       local: local.content, mirror: mirror.content, keys: keys, now: clock(),
       device: local.deviceID, merge: merge)

@@ -35,6 +35,30 @@ extension DeviceFolder {
     try SyncFolder.syncIfUnchanged(at: home, lockTimeout: lockTimeout, now: now)
   }
 
+  /// The local changes since the sync seal in `home` when a sync of those alone is the whole
+  /// sync (see ``SealedChanges``); `nil` when the full sync must run.
+  ///
+  /// - Throws: ``StashError`` (busy) when another process holds the folder.
+  public static func sealedChanges(at home: String, lockTimeout: Double = 3) throws(StashError)
+    -> SealedChanges?
+  {
+    try SyncFolder.sealedChanges(
+      at: home, schemas: InventorySchemas.registry, lockTimeout: lockTimeout)
+  }
+
+  /// Runs a sync of the sealed changes the folder was opened for (see
+  /// ``SyncFolder/syncSealedChanges(progress:)``); `report` is `nil` when the full sync must
+  /// run instead, and `carried` what this run's import did then.
+  ///
+  /// - Throws: ``StashError`` when nothing could be done.
+  public func syncSealedChanges(
+    progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
+  ) throws(StashError) -> (report: SyncRunReport?, carried: SyncRunReport?) {
+    let result = try folder.syncSealedChanges(progress: progress)
+    if result.report != nil { writeDigestFile() }  // only from a store read whole
+    return result
+  }
+
   /// Catches up with what another instance or process saved (see ``SyncFolder/refresh()``).
   ///
   /// - Throws: ``StashError`` when a store cannot be read.

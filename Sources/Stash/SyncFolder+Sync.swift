@@ -57,6 +57,22 @@ public struct SyncRunReport: Hashable, Sendable {
   public var exportError: StashError?
   /// Photos that could not be exported (missing or damaged here).
   public var photosMissing: [String] = []
+  /// A sync of sealed changes stopped after an import that brought something new: the full
+  /// sync runs next (``SyncFolder/syncSealedChanges(progress:)``).
+  var stoppedAfterImport = false
+
+  /// This report with what `earlier`'s import did added (a sync of sealed changes that
+  /// stopped after its import, followed by the full sync).
+  public func adding(importOf earlier: SyncRunReport) -> SyncRunReport {
+    var report = self
+    report.segmentsRead += earlier.segmentsRead
+    report.versionsImported += earlier.versionsImported
+    // A rejection that marks its segment read is not reported again; one that does not is.
+    report.rejectedSegments =
+      earlier.rejectedSegments
+      + report.rejectedSegments.filter { !earlier.rejectedSegments.contains($0) }
+    return report
+  }
 
   /// An empty report.
   public init() {}
@@ -93,6 +109,11 @@ extension SyncFolder {
     let proof: FolderLock.Held
     do { proof = try lock.acquire() } catch { throw StashError(error) }
     defer { lock.release(proof) }
+    guard options.sealedChanges == nil else {
+      throw .refused(
+        "This folder was opened for a sync of sealed changes (it holds only those records); "
+          + "open it without them for a full sync")
+    }
     let (mirror, cloud) = try syncParts()
     let reconciler = try makeReconciler(mirror)
     let passes = PassReports()
@@ -116,10 +137,14 @@ extension SyncFolder {
   }
 
   /// The sync sequence (import, the coordinator's pass, export), under the folder's lock:
-  /// one place for ``sync()`` and for a long-lived ``SyncSession``.
+  /// one place for ``sync()``, a sync of sealed changes and a long-lived ``SyncSession``.
+  ///
+  /// - Parameter stopIfImported: Return right after an import that read or rejected
+  ///   something, or found something still arriving (a sync of sealed changes cannot pass
+  ///   over records it does not hold): the report then says `stoppedAfterImport`.
   func run(
     mirror: MirrorStore, cloud: CloudFolder, coordinator: SyncCoordinator, passes: PassReports,
-    progress: (Int, Int) -> Void = { _, _ in }
+    progress: (Int, Int) -> Void = { _, _ in }, stopIfImported: Bool = false
   ) throws(StashError) -> SyncRunReport {
     passes.clear()
     var report = SyncRunReport()
@@ -133,6 +158,13 @@ extension SyncFolder {
       report.waiting = imported.waiting.map(\.description)
     } catch {
       throw StashError(error)
+    }
+    if stopIfImported
+      && (report.segmentsRead > 0 || report.versionsImported > 0
+        || !report.rejectedSegments.isEmpty || !report.waiting.isEmpty)
+    {
+      report.stoppedAfterImport = true
+      return report
     }
     report.gateOpened = coordinator.isGateOpen
     if case .failed(let error) = coordinator.flush() {
@@ -223,6 +255,11 @@ extension StashError {
 /// Carries pass reports out of the coordinator's closure.
 final class PassReports: Sendable {
   private let reports = Mutex<[PassReport]>([])
+  /// The records a full pass covers in a sync of sealed changes (every other record is
+  /// settled: see ``SealedChanges``); `nil`: every record.
+  private let keys: Set<RecordKey>?
+
+  init(keys: Set<RecordKey>? = nil) { self.keys = keys }
 
   func add(_ report: PassReport) { reports.withLock { $0.append(report) } }
 
@@ -231,8 +268,8 @@ final class PassReports: Sendable {
   /// Runs the pass `request` asks for and keeps its report.
   func run(_ request: SyncCoordinator.PassRequest, with reconciler: Reconciler) throws {
     switch request {
-    case .full: add(try reconciler.reconcile())
-    case .keys(let keys): add(try reconciler.reconcile(keys: keys))
+    case .full: add(try reconciler.reconcile(keys: keys))
+    case .keys(let requested): add(try reconciler.reconcile(keys: requested))
     }
   }
 

@@ -83,6 +83,10 @@ public final class SyncFolder: Sendable {
     /// opens from its index and holds only those (``LocalStore/Focus``); `nil` (the default)
     /// reads the whole store. Commands that list, sync or check never give one.
     public var focus: LocalStore.Focus? = nil
+    /// The local changes a sync of sealed changes covers (``SyncFolder/sealedChanges(at:schemas:lockTimeout:fileSystem:)``):
+    /// both stores then open from their indexes holding only those records, and only
+    /// ``SyncFolder/syncSealedChanges(progress:)`` syncs; `nil` (the default) reads them whole.
+    public var sealedChanges: SealedChanges? = nil
     /// When saves write the local store's index.
     public var index: LocalStore.IndexPolicy = .standard
     /// The legacy data file the folder type imports once (``DeviceFolder/importLegacyData()``,

@@ -47,12 +47,14 @@ struct Session {
   ///   - migrating: Whether a legacy file waiting to be imported is imported first (every
   ///     command but `init`, which imports it once it created the folder with its name).
   func openForReading(
-    focus: [(model: String, text: String)]? = nil, migrating: Bool = true
+    focus: [(model: String, text: String)]? = nil, sealedChanges: SealedChanges? = nil,
+    migrating: Bool = true
   ) throws(StashError) -> DeviceFolder {
     try refuseHomeThatIsNotAFolder()
     try refuseBrokenInventoryFile()
     var options = options(creating: false)
     if let focus { options.focus(on: focus) }
+    options.sealedChanges = sealedChanges
     let device = try DeviceFolder.open(at: home, options: options)
     guard migrating, device.legacyDataWaits else { return device }
     // A folder with legacy data and no store yet: the first command creates it to import.
@@ -78,8 +80,11 @@ struct Session {
   /// inventory yet (sync was never set up there).
   ///
   /// - Throws: ``StashError``: refused, busy, damaged.
-  func openForSyncing() throws(StashError) -> DeviceFolder {
-    let device = try openForReading()
+  ///
+  /// - Parameter sealedChanges: The local changes a sync of sealed changes covers (the folder
+  ///   then holds only those records); `nil` reads the whole folder.
+  func openForSyncing(sealedChanges: SealedChanges? = nil) throws(StashError) -> DeviceFolder {
+    let device = try openForReading(sealedChanges: sealedChanges)
     guard device.hasInventory else {
       throw StashError.refused(
         "Sync is off: '\(home)' has no inventory yet; 'stash sync enable --cloud DIR' sets it up")
@@ -96,6 +101,14 @@ struct Session {
     try refuseHomeThatIsNotAFolder()
     return try DeviceFolder.syncIfUnchanged(
       at: home, lockTimeout: Self.lockTimeout, now: .now(environment: environment))
+  }
+
+  /// The local changes since the folder's sync seal when a sync of those alone is the whole
+  /// sync; `nil` when the full sync must run.
+  ///
+  /// - Throws: ``StashError``: busy.
+  func sealedChanges() throws(StashError) -> SealedChanges? {
+    try DeviceFolder.sealedChanges(at: home, lockTimeout: Self.lockTimeout)
   }
 
   /// The folder ready for a write that adds something, creating the folder and its store

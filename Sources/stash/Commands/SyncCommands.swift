@@ -11,19 +11,7 @@ enum SyncCommand: StashHandler {
   static let path = ["sync"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let report: SyncRunReport
-    if let unchanged = try session.syncIfUnchanged() {
-      // Nothing changed since a sync that left nothing to do (checked afresh): see the seal.
-      report = unchanged
-    } else {
-      let device = try session.openForSyncing()
-      let progress = ProgressLine(
-        "Reading the shared folder: segment", environment: session.environment)
-      defer { progress.finish() }
-      report = try device.sync(sealing: true) { read, total in
-        progress.report(read, of: total)
-      }
-    }
+    let report = try sync(in: session)
     if session.wantsJSON {
       session.output.json(json(report))
     } else {
@@ -35,6 +23,34 @@ enum SyncCommand: StashHandler {
       return failure.category == .damaged ? ExitStatus.damaged : ExitStatus.busy
     }
     return ExitStatus.done
+  }
+
+  /// The sync, the cheapest way that is the whole sync: nothing when the seal says nothing
+  /// changed; a pass over the records changed here when the seal says only those changed
+  /// (``SealedChanges``); the full sync otherwise (or when the seal no longer holds under the
+  /// lock).
+  static func sync(in session: Session) throws -> SyncRunReport {
+    if let unchanged = try session.syncIfUnchanged() {
+      // Nothing changed since a sync that left nothing to do (checked afresh): see the seal.
+      return unchanged
+    }
+    let progress = ProgressLine(
+      "Reading the shared folder: segment", environment: session.environment)
+    defer { progress.finish() }
+    var carried: SyncRunReport?
+    if let changes = try session.sealedChanges() {
+      let device = try session.openForSyncing(sealedChanges: changes)
+      let sealed = try device.syncSealedChanges { read, total in
+        progress.report(read, of: total)
+      }
+      if let report = sealed.report { return report }
+      carried = sealed.carried
+    }
+    let device = try session.openForSyncing()
+    let report = try device.sync(sealing: true) { read, total in
+      progress.report(read, of: total)
+    }
+    return carried.map { report.adding(importOf: $0) } ?? report
   }
 
   static func lines(_ report: SyncRunReport) -> [String] {

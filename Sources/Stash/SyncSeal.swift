@@ -1,0 +1,254 @@
+import JSONLines
+import LocalStore
+import MirrorStore
+import StashModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `sync.seal` as read back (see SyncFolder+Seal.swift for what it is and why it is safe).
+///
+/// Format 3 (`stash.sync.seal 3`): the format line; one `store` line for `default.store` and
+/// one for `cloud.store` (`store NAME <inode> <size> <change time> <modification time>
+/// <CRC-32>`); a `prefix` line describing the local store's committed prefix (`prefix <device>
+/// <inode> <end> <last sequence> <lines>` and one `<offset>:<length>:<line>:<CRC-32>` probe per
+/// line checked, or `prefix -`); then the shared folder's lines (`cloud PATH`, `zone`, `device`,
+/// `file`). Format 2 had no `prefix` line: it is ignored (the seal is derived), and the next
+/// clean sync writes format 3.
+struct SyncSeal {
+  static let fileName = "sync.seal"
+  static let format = "stash.sync.seal 3"
+  static let storeNames = [LocalStore.fileName, MirrorStore.fileName]
+
+  /// The `store` lines, the local store's first.
+  let storeLines: [String]
+  /// The local store's committed prefix when the seal was written.
+  let localPrefix: LogPrefix?
+  /// The shared folder's lines, from `cloud PATH` on.
+  let sharedLines: [String]
+  /// The shared folder's path.
+  let cloud: String
+  /// When the seal was written (its modification time, in nanoseconds since 1970).
+  let time: Int64
+
+  /// The seal in `home`, or `nil` when it is missing, not a regular file, or not this format.
+  static func read(home: String, fileSystem: any FileSystem) -> SyncSeal? {
+    let path = home + "/" + fileName
+    guard (try? fileSystem.identity(atPath: path, followingLinks: false))??.kind == .regular,
+      let bytes = readSmallFile(path, limit: 1 << 20, fileSystem: fileSystem),
+      let time = times(path)?.modification
+    else { return nil }
+    let lines = String(decoding: bytes, as: UTF8.self).split(
+      separator: "\n", omittingEmptySubsequences: false
+    ).map(String.init)
+    guard lines.count > 5, lines[0] == format, lines[3].hasPrefix("prefix "),
+      lines[4].hasPrefix("cloud "), lines.last == ""
+    else { return nil }
+    return SyncSeal(
+      storeLines: Array(lines[1...2]), localPrefix: prefix(from: lines[3]),
+      sharedLines: Array(lines[4..<(lines.count - 1)]),
+      cloud: String(lines[4].dropFirst("cloud ".count)), time: time)
+  }
+
+  /// The seal's bytes for both stores and the shared folder `cloud` as they are now, or `nil`
+  /// when something cannot be read (then no seal is written).
+  ///
+  /// - Parameters:
+  ///   - localPrefix: The local store's committed prefix now.
+  ///   - previous: The seal this sync started from, when the run proved that each store is
+  ///     that seal's file with lines appended (a sync of sealed changes): the CRC-32 then goes
+  ///     on from the recorded one over the appended bytes only. `nil` reads every byte.
+  static func bytes(
+    home: String, cloud: String, localPrefix: LogPrefix?, continuing previous: SyncSeal?,
+    fileSystem: any FileSystem
+  ) -> [UInt8]? {
+    var lines = [format]
+    for (index, name) in storeNames.enumerated() {
+      let path = home + "/" + name
+      guard let stat = storeStat(path, fileSystem: fileSystem) else { return nil }
+      var start: (offset: Int64, crc: UInt32) = (0, 0)
+      if let previous {
+        let fields = previous.storeLines[index].split(separator: " ").map(String.init)
+        if fields.count == 7, fields[2] == String(stat.inode), let size = Int64(fields[3]),
+          size <= stat.size, let crc = UInt32(fields[6], radix: 16)
+        {
+          start = (size, crc)
+        }
+      }
+      guard let crc = fileCRC(path, size: stat.size, from: start, fileSystem: fileSystem) else {
+        return nil
+      }
+      lines.append("store \(name) \(stat.line) \(hex(crc))")
+    }
+    lines.append(prefixLine(localPrefix))
+    guard let shared = sharedLines(cloud: cloud, fileSystem: fileSystem) else { return nil }
+    lines += shared
+    return Array((lines.joined(separator: "\n") + "\n").utf8)
+  }
+
+  /// Whether the store at `path` is the one the seal's line (for `index`) recorded: the same
+  /// inode, size and times, changed before the seal was written; else the same size and
+  /// CRC-32.
+  func storeMatches(_ index: Int, home: String, fileSystem: any FileSystem) -> Bool {
+    let name = Self.storeNames[index]
+    let fields = storeLines[index].split(separator: " ").map(String.init)
+    guard fields.count == 7, fields[0] == "store", fields[1] == name,
+      let current = Self.storeStat(home + "/" + name, fileSystem: fileSystem)
+    else { return false }
+    if current.line == fields[2...5].joined(separator: " ") && current.change < time {
+      return true
+    }
+    guard String(current.size) == fields[3],
+      let crc = Self.fileCRC(
+        home + "/" + name, size: current.size, from: (0, 0), fileSystem: fileSystem)
+    else { return false }
+    return Self.hex(crc) == fields[6]
+  }
+
+  /// Whether the shared folder is as the seal recorded it.
+  func sharedFolderMatches(fileSystem: any FileSystem) -> Bool {
+    Self.sharedLines(cloud: cloud, fileSystem: fileSystem) == sharedLines
+  }
+
+  // MARK: The prefix line
+
+  private static func prefixLine(_ prefix: LogPrefix?) -> String {
+    guard let prefix else { return "prefix -" }
+    let head =
+      "prefix \(prefix.device) \(prefix.inode) \(prefix.end) \(prefix.lastSequence) \(prefix.lines)"
+    let probes = prefix.probes.map {
+      "\($0.span.offset):\($0.span.length):\($0.span.line):\(hex($0.checksum))"
+    }
+    return ([head] + probes).joined(separator: " ")
+  }
+
+  private static func prefix(from line: String) -> LogPrefix? {
+    let fields = line.split(separator: " ").map(String.init)
+    guard fields.count >= 8, let device = UInt64(fields[1]), let inode = UInt64(fields[2]),
+      let end = Int64(fields[3]), let sequence = Int64(fields[4]), let lines = Int(fields[5])
+    else { return nil }
+    var probes = [LogPrefix.Probe]()
+    for field in fields[6...] {
+      let parts = field.split(separator: ":").map(String.init)
+      guard parts.count == 4, let offset = Int64(parts[0]), let length = Int(parts[1]),
+        let number = Int(parts[2]), let checksum = UInt32(parts[3], radix: 16)
+      else { return nil }
+      probes.append(
+        LogPrefix.Probe(
+          span: LineSpan(offset: offset, length: length, line: number), checksum: checksum))
+    }
+    return LogPrefix(
+      device: device, inode: inode, end: end, lastSequence: sequence, lines: lines,
+      probes: probes)
+  }
+
+  // MARK: Fingerprints
+
+  /// A store file's inode, size and times (`nil` unless it is a regular file).
+  private static func storeStat(_ path: String, fileSystem: any FileSystem) -> (
+    line: String, size: Int64, change: Int64, inode: UInt64
+  )? {
+    guard let identity = try? fileSystem.identity(atPath: path, followingLinks: false),
+      identity.kind == .regular, let times = times(path)
+    else { return nil }
+    return (
+      "\(identity.inode) \(identity.size) \(times.change) \(times.modification)", identity.size,
+      times.change, identity.inode
+    )
+  }
+
+  /// The lines for the shared folder `cloud`: its path, its zone and every entry of its device
+  /// folders.
+  private static func sharedLines(cloud: String, fileSystem: any FileSystem) -> [String]? {
+    guard !cloud.contains("\n") else { return nil }
+    var lines = ["cloud " + cloud]
+    guard let zone = readSmallFile(cloud + "/zone.json", limit: 64 << 10, fileSystem: fileSystem)
+    else { return nil }
+    lines.append("zone \(zone.count) \(hex(CRC32.checksum(zone)))")
+    let devices = cloud + "/devices"
+    guard let folders = try? fileSystem.contentsOfDirectory(devices) else { return nil }
+    for folder in folders.sorted() {
+      guard !folder.contains("\n"), let entry = entryLine(devices + "/" + folder, fileSystem)
+      else { return nil }
+      lines.append("device \(folder) \(entry)")
+      guard entry.hasPrefix("directory") else { continue }
+      guard let files = try? fileSystem.contentsOfDirectory(devices + "/" + folder) else {
+        return nil
+      }
+      for file in files.sorted() {
+        guard !file.contains("\n"),
+          let entry = entryLine(devices + "/" + folder + "/" + file, fileSystem)
+        else { return nil }
+        lines.append("file \(file) \(entry)")
+      }
+    }
+    return lines
+  }
+
+  /// The change and modification times of the entry at `path` (not following a link), in
+  /// nanoseconds since 1970.
+  private static func times(_ path: String) -> (change: Int64, modification: Int64)? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    #if canImport(Darwin)
+      let change = info.st_ctimespec
+      let modification = info.st_mtimespec
+    #else
+      let change = info.st_ctim
+      let modification = info.st_mtim
+    #endif
+    func nanoseconds(_ time: timespec) -> Int64 {
+      Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+    }
+    return (nanoseconds(change), nanoseconds(modification))
+  }
+
+  /// `<kind> <inode> <size> <change time>` of the entry at `path` (not following a link).
+  private static func entryLine(_ path: String, _ fileSystem: any FileSystem) -> String? {
+    guard let identity = try? fileSystem.identity(atPath: path, followingLinks: false),
+      let times = times(path)
+    else { return nil }
+    return "\(identity.kind) \(identity.inode) \(identity.size) \(times.change)"
+  }
+
+  /// The CRC-32 of every byte of the file at `path`, read in 1 MiB pieces from `start` on,
+  /// going on from the CRC-32 of the bytes before it; `nil` unless it has exactly `size` bytes.
+  private static func fileCRC(
+    _ path: String, size: Int64, from start: (offset: Int64, crc: UInt32),
+    fileSystem: any FileSystem
+  ) -> UInt32? {
+    guard let file = try? fileSystem.open(path, .readOnly, options: [.noFollow, .nonBlocking])
+    else { return nil }
+    defer { fileSystem.close(file) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    var offset = start.offset
+    var crc = start.crc
+    while true {
+      let count: Int? = buffer.withUnsafeMutableBytes { raw in
+        try? fileSystem.read(file, into: raw, at: offset)
+      }
+      guard let count else { return nil }
+      if count == 0 { break }
+      crc = buffer.withUnsafeBytes {
+        CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[..<count]), continuing: crc)
+      }
+      offset += Int64(count)
+    }
+    return offset == size ? crc : nil
+  }
+
+  /// The whole regular file at `path` if it is at most `limit` bytes.
+  static func readSmallFile(_ path: String, limit: Int, fileSystem: any FileSystem)
+    -> [UInt8]?
+  {
+    try? InputFile.read(path, fileSystem: fileSystem, maximumBytes: Int64(limit))
+  }
+
+  static func hex(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: 8 - digits.count) + digits
+  }
+}
