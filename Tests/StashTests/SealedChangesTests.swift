@@ -1,0 +1,149 @@
+import Foundation
+import JSONLines
+import LocalStore
+import Stash
+import StashModel
+import StashTestSupport
+import Testing
+
+/// A sync of sealed changes (`SealedChanges`): after a sync that left nothing to do, local
+/// row and tombstone edits are all a sync has to look at, and only while the mirror, the
+/// shared folder and the sealed part of the local store are exactly as that sync left them.
+@Suite struct SealedChangesTests {
+  typealias Setup = SyncSealTests.Setup
+
+  func changes(_ setup: Setup) throws -> SealedChanges? {
+    try DeviceFolder.sealedChanges(at: setup.home.path)
+  }
+
+  func key(_ item: Item) -> RecordKey { RecordKey(model: "item", id: item.id) }
+
+  @Test func aLocalEditAfterACleanSyncNamesOnlyThatRecord() throws {
+    try withTemporaryFolder { folder in
+      let setup = try Setup(folder)
+      #expect(try changes(setup)?.keys == [])  // nothing since the seal
+      let koleston = try openDevice(setup.home).consume("Koleston")
+      #expect(try changes(setup)?.keys == [key(koleston)])
+      let batteries = try openDevice(setup.home).deleteItem("Batteries")
+      #expect(try changes(setup)?.keys == [key(koleston), key(batteries)])
+      let added = try openDevice(setup.home).addItem(
+        Item(name: "Foils", quantity: 1, createdAt: epoch))
+      #expect(try changes(setup)?.keys.contains(key(added)) == true)
+    }
+  }
+
+  @Test func anythingButRowAndTombstoneEditsRunsTheFullSync() throws {
+    try withTemporaryFolder { folder in
+      let setup = try Setup(folder)
+      try openDevice(setup.home).renameDevice("salon")
+      #expect(try changes(setup) == nil)
+    }
+  }
+
+  @Test func aChangedSharedFolderOrMirrorRunsTheFullSync() throws {
+    try withTemporaryFolder { folder in
+      let setup = try Setup(folder)
+      _ = try openDevice(setup.home).consume("Koleston")
+      #expect(try changes(setup) != nil)
+      // Another device's segment arrives.
+      let b = try setup.secondDevice()
+      _ = try openDevice(b).consume("Batteries")
+      _ = try openDevice(b).sync()
+      #expect(try changes(setup) == nil)
+    }
+    try withTemporaryFolder { folder in
+      let setup = try Setup(folder)
+      _ = try openDevice(setup.home).consume("Koleston")
+      let mirror = setup.home.path + "/cloud.store"
+      try SyncSealTests().handEdit(mirror, "\"generation\":1", "\"generation\":2")
+      #expect(try changes(setup) == nil)
+    }
+  }
+
+  @Test func aRewrittenOrHandEditedLocalStoreRunsTheFullSync() throws {
+    try withTemporaryFolder { folder in
+      let setup = try Setup(folder)
+      _ = try openDevice(setup.home).consume("Koleston")
+      try #require(try openDevice(setup.home).local).compact()
+      #expect(try changes(setup) == nil)  // another file
+    }
+    try withTemporaryFolder { folder in
+      let setup = try Setup(folder)
+      // The sealed part's last commit is a probe: a hand edit there is seen.
+      let store = setup.home.path + "/default.store"
+      let text = try String(contentsOfFile: store, encoding: .utf8)
+      let last = try #require(text.split(separator: "\n").last)
+      _ = try openDevice(setup.home).consume("Koleston")
+      let edited = last.replacingOccurrences(of: "\"commit\"", with: "\"commiT\"")
+      try SyncSealTests().handEdit(store, String(last), edited)
+      #expect(try changes(setup) == nil)
+    }
+  }
+
+  @Test func aSyncOfSealedChangesExportsTheEditAndSealsAgain() throws {
+    try withTemporaryFolder { folder in
+      let setup = try Setup(folder)
+      _ = try openDevice(setup.home).consume("Koleston")
+      let sealed = try #require(try changes(setup))
+      var options = DeviceFolder.Options(deviceName: "test-device", clock: { epoch })
+      options.sealedChanges = sealed
+      let device = try DeviceFolder.open(at: setup.home.path, options: options)
+      // The ordinary sync refuses a folder opened for a few records.
+      #expect(throws: StashError.self) { try device.sync() }
+      let result = try device.syncSealedChanges()
+      let report = try #require(result.report)
+      #expect(result.carried == nil)
+      #expect(report.copiedToMirror == 1 && report.versionsExported == 1)
+      #expect(report.appliedLocally == 0 && report.newConflicts.isEmpty)
+      // Sealed again: the next sync is skipped, and a full one finds nothing to do.
+      #expect(try setup.shortcut() != nil)
+      let full = try setup.fullSync()
+      #expect(full.copiedToMirror == 0 && full.versionsExported == 0)
+      // The other device gets the edit.
+      let b = try setup.secondDevice()
+      #expect(try openDevice(b).item("Koleston").quantity == 4)
+    }
+  }
+
+  @Test func aSegmentArrivingBeforeTheSyncRunsTheFullSyncAndReportsItsImport() throws {
+    try withTemporaryFolder { folder in
+      let setup = try Setup(folder)
+      _ = try openDevice(setup.home).consume("Koleston")
+      let sealed = try #require(try changes(setup))
+      // Between the comparison and the sync, another device's segment arrives.
+      let b = try setup.secondDevice()
+      _ = try openDevice(b).consume("Batteries")
+      _ = try openDevice(b).sync()
+      var options = DeviceFolder.Options(deviceName: "test-device", clock: { epoch })
+      options.sealedChanges = sealed
+      let result = try DeviceFolder.open(at: setup.home.path, options: options)
+        .syncSealedChanges()
+      #expect(result.report == nil)  // the seal no longer holds: nothing was written
+      #expect(result.carried == nil)
+      let full = try setup.fullSync()
+      #expect(full.versionsImported == 1 && full.copiedToMirror == 1)
+      #expect(try openDevice(setup.home).item("Batteries").quantity == 11)
+    }
+  }
+
+  /// The seal's format 2 (no prefix line), as the previous release wrote it, is not read:
+  /// the full sync runs and writes format 3.
+  @Test func aFormatTwoSealIsIgnoredAndRewritten() throws {
+    let fixture = try String(
+      contentsOf: Fixtures.url("formats/sync-seal-2"), encoding: .utf8)
+    #expect(fixture.hasPrefix("stash.sync.seal 2\nstore default.store "))
+    try withTemporaryFolder { folder in
+      let setup = try Setup(folder)
+      let current = try String(contentsOfFile: setup.seal, encoding: .utf8)
+      #expect(current.hasPrefix("stash.sync.seal 3\n"))
+      // This folder's own seal as format 2 wrote it: the same lines but the prefix.
+      let lines = current.split(separator: "\n", omittingEmptySubsequences: false)
+      let old = (["stash.sync.seal 2"] + lines[1...2] + lines[4...]).joined(separator: "\n")
+      try write(old, to: setup.seal)
+      #expect(try setup.shortcut() == nil)
+      #expect(try changes(setup) == nil)
+      _ = try setup.fullSync()
+      #expect(try String(contentsOfFile: setup.seal, encoding: .utf8) == current)
+    }
+  }
+}
