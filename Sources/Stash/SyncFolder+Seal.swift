@@ -31,6 +31,9 @@ public import StashModel
 /// export have nothing to do, and nothing is written (the gate rule, invariant 6, holds
 /// trivially). The simulation checks that every sync the seal would skip reports what a full
 /// sync reports. The seal is written without fsync: it is checked on every use.
+///
+/// The seal also keeps the local store's committed prefix, from which a sync of the local
+/// edits made since starts (``SealedChanges``); its layout is in ``SyncSeal``.
 extension SyncFolder {
   /// The seal's file name in the device folder.
   static let sealFileName = SyncSeal.fileName
