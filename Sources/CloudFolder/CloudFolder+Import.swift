@@ -21,6 +21,9 @@ public struct ImportReport: Hashable, Sendable {
   /// What is not complete yet (a segment or a photo the sync tool is still delivering): read
   /// again next time, and only the records that need it are held back.
   public var waiting: [Rejection] = []
+  /// The import found something to read, reject or wait for, and wrote nothing because it was
+  /// asked to hold back (``CloudFolder/importNew(into:deviceBlobs:at:holdingBack:post:progress:)``).
+  public var heldBack = false
 
   /// A file (and the part of it) that was not applied, and why.
   public struct Rejection: Hashable, Sendable, CustomStringConvertible {
@@ -49,6 +52,9 @@ extension CloudFolder {
   ///   - mirror: The mirror to merge into.
   ///   - deviceBlobs: This device's photos (photos of merged records are copied there).
   ///   - time: When, for `sync status`.
+  ///   - holdingBack: Write nothing (nor copy a photo) when there is anything to read, reject
+  ///     or wait for: the report then says ``ImportReport/heldBack`` (a sync of sealed changes
+  ///     asks this: it may only go on when there is nothing new).
   ///   - post: Receives the import's started and finished events: the finished, successful one
   ///     is what opens the sync coordinator's gate.
   /// - Returns: What was read.
@@ -58,23 +64,32 @@ extension CloudFolder {
   @discardableResult
   public func importNew(
     into mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp,
-    post: (MirrorEvent) -> Void = { _ in },
+    holdingBack: Bool = false, post: (MirrorEvent) -> Void = { _ in },
     progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(CloudError) -> ImportReport {
     try reporting(.import, for: mirror, post: post) { () throws(CloudError) in
-      try importSegments(into: mirror, deviceBlobs: deviceBlobs, at: time, progress: progress)
+      try importSegments(
+        into: mirror, deviceBlobs: deviceBlobs, at: time, holdingBack: holdingBack,
+        progress: progress)
     }
   }
 
   private func importSegments(
-    into mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp,
+    into mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp, holdingBack: Bool,
     progress: (Int, Int) -> Void
   ) throws(CloudError) -> ImportReport {
     let zone = try bind(mirror)
-    var photos = PhotoCheck(files: files, deviceBlobs: deviceBlobs, copying: true)
+    var photos = PhotoCheck(files: files, deviceBlobs: deviceBlobs, copying: !holdingBack)
     var plan = try planImport(
       mirror.content, zone: zone, photos: &photos, progress: progress)
     plan.report.blobsCopied = photos.copied
+    if holdingBack
+      && (!plan.merge.versions.isEmpty || !plan.read.isEmpty || !plan.peers.isEmpty
+        || !plan.report.rejected.isEmpty || !plan.report.waiting.isEmpty)
+    {
+      plan.report.heldBack = true
+      return plan.report
+    }
     // Nothing new: nothing to write (a repeated import, or only waiting and rejected files,
     // leaves the mirror byte for byte as it was).
     guard !plan.merge.versions.isEmpty || !plan.read.isEmpty || !plan.peers.isEmpty else {

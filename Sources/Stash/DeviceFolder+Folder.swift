@@ -47,16 +47,16 @@ extension DeviceFolder {
   }
 
   /// Runs a sync of the sealed changes the folder was opened for (see
-  /// ``SyncFolder/syncSealedChanges(progress:)``); `report` is `nil` when the full sync must
-  /// run instead, and `carried` what this run's import did then.
+  /// ``SyncFolder/syncSealedChanges(progress:)``); `nil`, having written nothing, when the
+  /// full sync must run instead.
   ///
   /// - Throws: ``StashError`` when nothing could be done.
   public func syncSealedChanges(
     progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
-  ) throws(StashError) -> (report: SyncRunReport?, carried: SyncRunReport?) {
-    let result = try folder.syncSealedChanges(progress: progress)
-    if result.report != nil { writeDigestFile() }  // only from a store read whole
-    return result
+  ) throws(StashError) -> SyncRunReport? {
+    let report = try folder.syncSealedChanges(progress: progress)
+    if report != nil { writeDigestFile() }  // only from a store read whole
+    return report
   }
 
   /// Catches up with what another instance or process saved (see ``SyncFolder/refresh()``).

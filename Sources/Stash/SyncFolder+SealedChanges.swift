@@ -95,32 +95,32 @@ extension SyncFolder {
   }
 
   /// Runs a sync of the sealed changes this folder was opened for
-  /// (``Options/sealedChanges``): the ordinary import, a pass over those records only, the
-  /// ordinary export, and a new seal. Nothing is written unless the seal still holds, under
-  /// the lock, for changes among those the folder was opened with.
+  /// (``Options/sealedChanges``): the ordinary import (which finds nothing), a pass over
+  /// those records only, the ordinary export, and a new seal.
   ///
-  /// - Returns: What happened, or `nil` when a full sync must run instead: the seal no longer
-  ///   holds (another process wrote, the shared folder changed), a changed row is not one the
-  ///   folder holds, or the import found something new (it is in the mirror then: the full
-  ///   sync reads nothing twice, and `carried` holds what this run's import did).
+  /// - Returns: What happened, or `nil`, having written nothing, when the full sync must run
+  ///   instead: the seal no longer holds under the lock (another process wrote, the shared
+  ///   folder changed), the changes are not among those the folder was opened for, a row they
+  ///   touch is not one the folder holds, or the import finds something new.
   /// - Throws: ``StashError`` as ``sync(sealing:progress:)`` does.
   public func syncSealedChanges(
     progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
-  ) throws(StashError) -> (report: SyncRunReport?, carried: SyncRunReport?) {
+  ) throws(StashError) -> SyncRunReport? {
     let proof: FolderLock.Held
     do { proof = try lock.acquire() } catch { throw StashError(error) }
     defer { lock.release(proof) }
-    guard let opened = options.sealedChanges, let local else { return (nil, nil) }
+    guard let opened = options.sealedChanges, let local else { return nil }
     do { try local.refresh() } catch { throw StashError(wrapping: error) }
     let content = local.content
     guard
       let (changes, seal) = Self.sealedChanges(
         home: home, schemas: schemas, fileSystem: fileSystem),
       changes.keys.isSubset(of: opened.keys), changes.rows.isDisjoint(with: content.unseenRows)
-    else { return (nil, nil) }
+    else { return nil }
     // A store read whole (no usable index) knows every record: the ordinary full pass then.
     let keys: Set<RecordKey>? = content.isComplete ? nil : changes.keys
     let (mirror, cloud) = try syncParts()
+    guard content.checkpointMirror == mirror.storeID else { return nil }  // a pass would rebind
     let reconciler = try makeReconciler(mirror)
     let passes = PassReports(keys: keys)
     let coordinator = SyncCoordinator(mirrorStoreID: mirror.storeID) { request in
@@ -128,9 +128,9 @@ extension SyncFolder {
     }
     let report = try run(
       mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes, progress: progress,
-      stopIfImported: keys != nil)
-    if report.stoppedAfterImport { return (nil, report) }
+      onlyIfNothingNew: true)
+    if report.stoppedBeforeImport { return nil }
     updateSeal(after: report, mirror: mirror, continuing: keys == nil ? nil : seal)
-    return (report, nil)
+    return report
   }
 }

@@ -57,22 +57,9 @@ public struct SyncRunReport: Hashable, Sendable {
   public var exportError: StashError?
   /// Photos that could not be exported (missing or damaged here).
   public var photosMissing: [String] = []
-  /// A sync of sealed changes stopped after an import that brought something new: the full
-  /// sync runs next (``SyncFolder/syncSealedChanges(progress:)``).
-  var stoppedAfterImport = false
-
-  /// This report with what `earlier`'s import did added (a sync of sealed changes that
-  /// stopped after its import, followed by the full sync).
-  public func adding(importOf earlier: SyncRunReport) -> SyncRunReport {
-    var report = self
-    report.segmentsRead += earlier.segmentsRead
-    report.versionsImported += earlier.versionsImported
-    // A rejection that marks its segment read is not reported again; one that does not is.
-    report.rejectedSegments =
-      earlier.rejectedSegments
-      + report.rejectedSegments.filter { !earlier.rejectedSegments.contains($0) }
-    return report
-  }
+  /// A sync of sealed changes found something new in the shared folder and stopped before
+  /// writing anything: the full sync runs instead (``SyncFolder/syncSealedChanges(progress:)``).
+  var stoppedBeforeImport = false
 
   /// An empty report.
   public init() {}
@@ -139,32 +126,30 @@ extension SyncFolder {
   /// The sync sequence (import, the coordinator's pass, export), under the folder's lock:
   /// one place for ``sync()``, a sync of sealed changes and a long-lived ``SyncSession``.
   ///
-  /// - Parameter stopIfImported: Return right after an import that read or rejected
-  ///   something, or found something still arriving (a sync of sealed changes cannot pass
-  ///   over records it does not hold): the report then says `stoppedAfterImport`.
+  /// - Parameter onlyIfNothingNew: Write nothing and return when the shared folder holds
+  ///   anything to read, reject or wait for (a sync of sealed changes cannot pass over records
+  ///   it does not hold): the report then says `stoppedBeforeImport`.
   func run(
     mirror: MirrorStore, cloud: CloudFolder, coordinator: SyncCoordinator, passes: PassReports,
-    progress: (Int, Int) -> Void = { _, _ in }, stopIfImported: Bool = false
+    progress: (Int, Int) -> Void = { _, _ in }, onlyIfNothingNew: Bool = false
   ) throws(StashError) -> SyncRunReport {
     passes.clear()
     var report = SyncRunReport()
     let post: (MirrorEvent) -> Void = { coordinator.handle($0) }
     do throws(CloudError) {
       let imported = try cloud.importNew(
-        into: mirror, deviceBlobs: blobs, at: clock(), post: post, progress: progress)
+        into: mirror, deviceBlobs: blobs, at: clock(), holdingBack: onlyIfNothingNew, post: post,
+        progress: progress)
+      if imported.heldBack {
+        report.stoppedBeforeImport = true
+        return report
+      }
       report.segmentsRead = imported.segmentsRead
       report.versionsImported = imported.versionsImported
       report.rejectedSegments = imported.rejected.map(\.description)
       report.waiting = imported.waiting.map(\.description)
     } catch {
       throw StashError(error)
-    }
-    if stopIfImported
-      && (report.segmentsRead > 0 || report.versionsImported > 0
-        || !report.rejectedSegments.isEmpty || !report.waiting.isEmpty)
-    {
-      report.stoppedAfterImport = true
-      return report
     }
     report.gateOpened = coordinator.isGateOpen
     if case .failed(let error) = coordinator.flush() {

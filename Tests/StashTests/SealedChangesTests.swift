@@ -1,3 +1,4 @@
+import CloudFolder
 import Foundation
 import JSONLines
 import LocalStore
@@ -17,6 +18,12 @@ import Testing
   }
 
   func key(_ item: Item) -> RecordKey { RecordKey(model: "item", id: item.id) }
+
+  func storeBytes(_ setup: Setup) throws -> [Data] {
+    try ["default.store", "cloud.store"].map {
+      try Data(contentsOf: setup.home.appendingPathComponent($0))
+    }
+  }
 
   @Test func aLocalEditAfterACleanSyncNamesOnlyThatRecord() throws {
     try withTemporaryFolder { folder in
@@ -90,9 +97,7 @@ import Testing
       let device = try DeviceFolder.open(at: setup.home.path, options: options)
       // The ordinary sync refuses a folder opened for a few records.
       #expect(throws: StashError.self) { try device.sync() }
-      let result = try device.syncSealedChanges()
-      let report = try #require(result.report)
-      #expect(result.carried == nil)
+      let report = try #require(try device.syncSealedChanges())
       #expect(report.copiedToMirror == 1 && report.versionsExported == 1)
       #expect(report.appliedLocally == 0 && report.newConflicts.isEmpty)
       // Sealed again: the next sync is skipped, and a full one finds nothing to do.
@@ -105,7 +110,7 @@ import Testing
     }
   }
 
-  @Test func aSegmentArrivingBeforeTheSyncRunsTheFullSyncAndReportsItsImport() throws {
+  @Test func aSegmentArrivingBeforeTheSyncRunsTheFullSyncInstead() throws {
     try withTemporaryFolder { folder in
       let setup = try Setup(folder)
       _ = try openDevice(setup.home).consume("Koleston")
@@ -116,13 +121,36 @@ import Testing
       _ = try openDevice(b).sync()
       var options = DeviceFolder.Options(deviceName: "test-device", clock: { epoch })
       options.sealedChanges = sealed
+      let before = try storeBytes(setup)
       let result = try DeviceFolder.open(at: setup.home.path, options: options)
         .syncSealedChanges()
-      #expect(result.report == nil)  // the seal no longer holds: nothing was written
-      #expect(result.carried == nil)
+      #expect(result == nil)  // the seal no longer holds: nothing was written
+      #expect(try storeBytes(setup) == before)
       let full = try setup.fullSync()
       #expect(full.versionsImported == 1 && full.copiedToMirror == 1)
       #expect(try openDevice(setup.home).item("Batteries").quantity == 11)
+    }
+  }
+
+  /// The import a sync of sealed changes runs holds back when the shared folder has anything
+  /// new (a segment delivered after the comparison): it writes nothing, copies no photo, and
+  /// says so.
+  @Test func anImportHoldingBackWritesNothingWhenSomethingIsNew() throws {
+    try withTemporaryFolder { folder in
+      let setup = try Setup(folder)
+      let b = try setup.secondDevice()
+      _ = try openDevice(b).consume("Batteries")
+      _ = try openDevice(b).sync()
+      let before = try storeBytes(setup)
+      let device = try openDevice(setup.home)
+      let mirror = try #require(device.mirror.store)
+      let cloud = CloudFolder(root: setup.cloud.path)
+      let held = try cloud.importNew(
+        into: mirror, deviceBlobs: device.blobs, at: epoch, holdingBack: true)
+      #expect(held.heldBack && held.segmentsRead == 0 && held.versionsImported == 0)
+      #expect(try storeBytes(setup) == before)
+      let read = try cloud.importNew(into: mirror, deviceBlobs: device.blobs, at: epoch)
+      #expect(!read.heldBack && read.segmentsRead == 1 && read.versionsImported == 1)
     }
   }
 

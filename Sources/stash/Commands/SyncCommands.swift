@@ -37,20 +37,17 @@ enum SyncCommand: StashHandler {
     let progress = ProgressLine(
       "Reading the shared folder: segment", environment: session.environment)
     defer { progress.finish() }
-    var carried: SyncRunReport?
     if let changes = try session.sealedChanges() {
       let device = try session.openForSyncing(sealedChanges: changes)
       let sealed = try device.syncSealedChanges { read, total in
         progress.report(read, of: total)
       }
-      if let report = sealed.report { return report }
-      carried = sealed.carried
+      if let sealed { return sealed }
     }
     let device = try session.openForSyncing()
-    let report = try device.sync(sealing: true) { read, total in
+    return try device.sync(sealing: true) { read, total in
       progress.report(read, of: total)
     }
-    return carried.map { report.adding(importOf: $0) } ?? report
   }
 
   static func lines(_ report: SyncRunReport) -> [String] {
