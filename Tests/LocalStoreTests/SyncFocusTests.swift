@@ -346,4 +346,51 @@ import Testing
       #expect(KeyState(focused.content, only) == KeyState(whole, only))
     }
   }
+
+  /// A store of 4,000 items, each with a checkpoint, and 4,000 tombstones: a lookup by name
+  /// reads a few dozen of the index's 200 and more blocks (the id and name tables list rows
+  /// only), and so does a focus on a record key.
+  @Test func lookupsReadAFewBlocksOfAnIndexFullOfOtherKinds() throws {
+    try withTemporaryFolder { folder in
+      _ = try Self.open(folder)
+      try Self.open(folder, policy: Self.eager).update("the items") { _, transaction in
+        transaction.bindCheckpoints(to: StoreID("5e6f7a8b-0000-4000-8000-000000000003")!)
+        for number in 0..<4000 {
+          _ = try transaction.insert(Self.record(Self.key(number), "Tube \(number)"))
+          transaction.setCheckpoint(
+            Self.key(number), to: Checkpoint(hash: Self.hash(UInt64(number)), isTombstone: false))
+          let gone = Self.key(10_000 + number)
+          transaction.putTombstone(
+            Tombstone(model: "item", id: gone.id, deletedAt: epoch, deletedHash: Self.hash(1)))
+        }
+      }
+      try Self.open(folder, policy: Self.eager).update("a touch") { _, transaction in
+        transaction.setCheckpoint(Self.key(1), to: nil)
+      }
+      let blocks =
+        try FileManager.default.attributesOfItem(
+          atPath: folder.path + "/default.store.index")[.size] as! Int / 4096
+      func indexReads(_ focus: LocalStore.Focus) throws -> (reads: Int, content: LocalContent) {
+        let watched = FaultInjectingFileSystem()
+        let store = try LocalStore.open(
+          folder: folder.path, schemas: InventorySchemas.registry,
+          lock: FolderLock(folder: folder.path, fileSystem: watched), focus: focus,
+          index: Self.once, fileSystem: watched)
+        #expect(Self.isUsed(store))
+        let reads = watched.calls.filter {
+          $0.operation == .read && $0.path.hasSuffix(".index")
+        }.count
+        return (reads, store.content)
+      }
+      let byName = try indexReads(LocalStore.Focus([.init(model: "item", text: "Tube 2345")]))
+      let byKey = try indexReads(LocalStore.Focus(keys: [Self.key(2345), Self.key(12_345)]))
+      print("index of \(blocks) blocks: \(byName.reads) reads by name, \(byKey.reads) by key")
+      #expect(blocks > 200)
+      #expect(byName.reads < 60)
+      #expect(byKey.reads < 80)
+      #expect(byName.content.rows.count == 1)
+      #expect(byKey.content.checkpoints[Self.key(2345)] != nil)
+      #expect(byKey.content.tombstones[Self.key(12_345)] != nil)
+    }
+  }
 }
