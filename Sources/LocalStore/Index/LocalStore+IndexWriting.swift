@@ -92,7 +92,7 @@ extension LocalStore {
     var anchors = [LineSpan]()
     let changed = content.changedSinceIndex
     let keyed = content.keyedChangesSinceIndex
-    let dropped = droppedIdentities(keyed, content: content)
+    let dropped = droppedIdentities(keyed)
     let step = max(1, index.entryCount / 14)
     var fits = true
     let whole = reader.forEachEntry { entry in

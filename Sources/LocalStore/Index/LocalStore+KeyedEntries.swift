@@ -76,9 +76,7 @@ extension LocalStore {
   }
 
   /// The identities of the index's entries that `changes` replace or remove.
-  static func droppedIdentities(_ changes: KeyedChanges, content: LocalContent) -> Set<
-    EntryIdentity
-  > {
+  static func droppedIdentities(_ changes: KeyedChanges) -> Set<EntryIdentity> {
     var dropped = Set<EntryIdentity>()
     for key in changes.tombstones.keys { dropped.insert(EntryIdentity(.tombstone, key)) }
     for key in changes.checkpoints.keys { dropped.insert(EntryIdentity(.checkpoint, key)) }
