@@ -29,7 +29,8 @@ public struct LocalContent: Sendable {
   public private(set) var checkpoints: [RecordKey: Checkpoint] = [:]
   /// The mirror the checkpoints were agreed with (`nil` before the first pass).
   public private(set) var checkpointMirror: StoreID?
-  /// Every conflict ever recorded, by id.
+  /// Every conflict ever recorded, by id (in a content built for a ``LocalStore/Focus``: the
+  /// open ones of its keys, and those the file holds after the index's prefix).
   public private(set) var conflicts: [ConflictID: SyncConflict] = [:]
   /// Open diagnostics by key and store.
   public private(set) var diagnostics: [DiagnosticKey: Diagnostic] = [:]
@@ -49,8 +50,11 @@ public struct LocalContent: Sendable {
   public internal(set) var settingsLine: LineSpan?
   /// Where the line binding the checkpoints to a mirror is.
   public internal(set) var bindingLine: LineSpan?
-  /// Whether the lines of every row and of the settings are known (not after a change
-  /// applied without its line, or a compaction).
+  /// Where the lines of the tombstones, checkpoints, conflicts and diagnostics are, while
+  /// ``linesAreKnown``.
+  var keyedLines = KeyedLines()
+  /// Whether the lines of every row, tombstone, checkpoint, conflict, diagnostic and of the
+  /// settings are known (not after a change applied without its line, or a compaction).
   public internal(set) var linesAreKnown = true
   /// Whether this is the whole store (`false`: built from the index for a few records, see
   /// ``LocalStore/Focus``; only those records, and what the file holds after the index's
@@ -63,6 +67,9 @@ public struct LocalContent: Sendable {
   /// replaced though it never held them (what they held is unknown here). A sync of a few
   /// records checks that none of the rows its changes touch is among them.
   public internal(set) var unseenRows: Set<RowID> = []
+  /// In a content that is not complete: the tombstones, checkpoints, conflicts and
+  /// diagnostics changed since it was built from the index.
+  var keyedChangesSinceIndex = KeyedChanges()
   /// How many changes are live (what a compaction would write).
   public var liveChangeCount: Int {
     rows.count + tombstones.count + checkpoints.count + conflicts.count + diagnostics.count
@@ -86,12 +93,8 @@ public struct LocalContent: Sendable {
   /// Applies one committed change. Total: every change that could be written can be applied.
   public mutating func apply(_ change: LocalChange) {
     applyChange(change)
-    switch change {
-    case .putRow, .removeRow, .damagedRow, .putSettings, .bindCheckpoints:
-      linesAreKnown = false
-      rowLines.removeAll()
-    default: break
-    }
+    // Whatever it changed, its line is not known.
+    forgetLineSpans()
   }
 
   /// Applies one committed change read from (or written to) `span`.
@@ -109,8 +112,11 @@ public struct LocalContent: Sendable {
       rowLines[RowID(damaged.row)] = nil
       if !isComplete { changedSinceIndex[RowID(damaged.row)] = .some(nil) }
     case .putSettings: settingsLine = span
-    case .bindCheckpoints: bindingLine = span
-    default: break
+    case .bindCheckpoints:
+      bindingLine = span
+      noteKeyedLine(of: change, at: span)
+    default:
+      noteKeyedLine(of: change, at: span)
     }
   }
 
@@ -118,6 +124,7 @@ public struct LocalContent: Sendable {
   public mutating func forgetLineSpans() {
     linesAreKnown = false
     rowLines.removeAll()
+    keyedLines = KeyedLines()
   }
 
   private mutating func applyChange(_ change: LocalChange) {

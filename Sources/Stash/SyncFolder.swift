@@ -202,7 +202,8 @@ public final class SyncFolder: Sendable {
       local = try LocalStore.open(
         folder: home, schemas: schemas, lock: lock, create: creation,
         access: exists ? options.access.store : .writing, compaction: options.compaction,
-        focus: exists ? options.focus : nil, index: options.index, fileSystem: options.fileSystem)
+        focus: exists ? localFocus(options) : nil, index: options.index,
+        fileSystem: options.fileSystem)
     } catch {
       throw StashError(error)
     }
@@ -212,6 +213,13 @@ public final class SyncFolder: Sendable {
       home: home, schemas: schemas, local: local, mirror: nil, lock: lock,
       entitlementAtOpen: entitlement,
       options: options)
+  }
+
+  /// The local store's focus: every record a sync of sealed changes covers, or the records a
+  /// one-record command names.
+  private static func localFocus(_ options: Options) -> LocalStore.Focus? {
+    guard let sealed = options.sealedChanges else { return options.focus }
+    return LocalStore.Focus(keys: sealed.keys)
   }
 
   private func openMirror() -> MirrorStatus {

@@ -7,8 +7,8 @@ import StashTestSupport
 import Testing
 
 /// The index's format versions: an index of an older format (kept under
-/// `Fixtures/formats/index-1`) is never used, the answer comes from the store, and the next
-/// save writes the current format.
+/// `Fixtures/formats/index-1` and `index-2`) is never used, the answer comes from the store,
+/// and the next save writes the current format.
 @Suite struct IndexFormatTests {
   /// The fixture folder copied into `folder`, its index re-pointed at the copy's store file
   /// (an index names the file it describes by device and inode) with its checksum made
@@ -50,10 +50,63 @@ import Testing
       // The fixture's store is of local format 2: that save rewrote it as the current format
       // (a new file, which no index describes yet); the next save writes the index.
       try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")]).consume("Tube 5")
-      #expect(try Data(contentsOf: indexURL)[18] == 2)
+      #expect(try Data(contentsOf: indexURL)[18] == 3)
       let again = try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")])
       #expect(IndexedOpenTests.isUsed(IndexedOpenTests.indexUse(again)))
       #expect(try again.item("Tube 5").quantity == 8)
+    }
+  }
+
+  /// The format-2 fixture copied into `folder`, re-pointed at the copy's store file with its
+  /// head's checksum made valid again (format 2 and 3 share the fixed part and the head's
+  /// start): only its format version stands between it and use.
+  static func copyFormat2Fixture(to folder: URL) throws {
+    for name in ["default.store", "default.store.index"] {
+      try FileManager.default.copyItem(
+        at: Fixtures.url("formats/index-2/\(name)"), to: folder.appendingPathComponent(name))
+    }
+    let indexURL = folder.appendingPathComponent("default.store.index")
+    var bytes = [UInt8](try Data(contentsOf: indexURL))
+    // Magic (18 bytes), version (4), head length (8), head CRC-32 (4), then the head: the
+    // store id (a UInt16 length and its bytes), the store file's device and inode.
+    var status = stat()
+    #expect(stat(folder.appendingPathComponent("default.store").path, &status) == 0)
+    let headLength = bytes[22..<30].reversed().reduce(0) { $0 << 8 | Int($1) }
+    let idLength = Int(bytes[34]) | Int(bytes[35]) << 8
+    let deviceAt = 36 + idLength
+    withUnsafeBytes(of: UInt64(status.st_dev).littleEndian) {
+      bytes.replaceSubrange(deviceAt..<(deviceAt + 8), with: $0)
+    }
+    withUnsafeBytes(of: UInt64(status.st_ino).littleEndian) {
+      bytes.replaceSubrange((deviceAt + 8)..<(deviceAt + 16), with: $0)
+    }
+    let checksum = CRC32.checksum(Array(bytes[34..<(34 + headLength)]))
+    withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(30..<34, with: $0) }
+    try Data(bytes).write(to: indexURL)
+  }
+
+  /// Format 2 held rows only: a focus on record keys would miss their tombstones and
+  /// checkpoints, so it is ignored and the next save writes format 3.
+  @Test func aFormat2IndexIsNotUsedAndTheNextSaveWritesTheCurrentFormat() throws {
+    try withTemporaryFolder { folder in
+      try Self.copyFormat2Fixture(to: folder)
+      let indexURL = folder.appendingPathComponent("default.store.index")
+      #expect(try Data(contentsOf: indexURL)[18] == 2)
+      let focused = try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")])
+      #expect(!IndexedOpenTests.isUsed(IndexedOpenTests.indexUse(focused)))
+      #expect(try focused.item("Tube 5").quantity == 9)
+      try IndexedOpenTests.expectSameAnswers(folder, ["Tube 5", "Tube 0", "Tube 11", "tube 3"])
+      let deleted = try #require(
+        IndexedOpenTests.open(folder).content?.tombstones.keys.first { $0.model == "item" })
+      try focused.consume("Tube 5")
+      #expect(try Data(contentsOf: indexURL)[18] == 3)
+      var options = DeviceFolder.Options(
+        deviceName: "test-device", clock: { epoch }, access: .reading)
+      options.index = IndexedOpenTests.eager
+      options.focus = LocalStore.Focus(keys: [deleted])
+      let again = try DeviceFolder.open(at: folder.path, options: options)
+      #expect(IndexedOpenTests.isUsed(IndexedOpenTests.indexUse(again)))
+      #expect(again.content?.tombstones[deleted] != nil)
     }
   }
 

@@ -5,6 +5,7 @@ import MirrorStore
 import Reconciler
 import Stash
 import StashModel
+import Testing
 
 /// The check of every sync of sealed changes (see ``SealedChanges``): before each sync the
 /// seal would let run as a pass over a few records, both stores are copied twice; one copy
@@ -30,8 +31,13 @@ extension Simulation {
     try checkSealedChanges(device, changes)
     var options = processOptions()
     options.sealedChanges = changes
-    let sealed = try DeviceFolder.open(at: device.home, options: options).syncSealedChanges()
-    if sealed != nil { totals.sealedChangeSyncs += 1 }
+    let process = try DeviceFolder.open(at: device.home, options: options)
+    let focused = process.local?.content.isComplete == false
+    let sealed = try process.syncSealedChanges()
+    if sealed != nil {
+      totals.sealedChangeSyncs += 1
+      if focused { totals.focusedSealedSyncs += 1 }
+    }
     return sealed
   }
 
@@ -83,8 +89,14 @@ extension Simulation {
   {
     let schemas = InventorySchemas.registry
     let lock = FolderLock(folder: home)
-    let local = try LocalStore.open(folder: home, schemas: schemas, lock: lock)
+    let local = try LocalStore.open(
+      folder: home, schemas: schemas, lock: lock,
+      focus: changes.map { LocalStore.Focus(keys: $0.keys) })
     let mirror = try MirrorStore.open(folder: home, schemas: schemas, lock: lock)
+    if let changes {
+      // As the sync checks it: every row the changes touch is one the store holds.
+      #expect(local.content.unseenRows.isDisjoint(with: changes.rows))
+    }
     let report = try Reconciler(local: local, mirror: mirror, clock: { now }).reconcile(
       keys: changes?.keys)
     // Read back whole, as the next command would.

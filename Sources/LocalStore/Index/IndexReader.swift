@@ -113,17 +113,20 @@ final class IndexReader {
   /// The entry at `offset` in the entries.
   func entry(at offset: Int) -> LocalIndex.Entry? {
     let region = entriesRegion
-    // Row (8), line (offset 8, length 4, line 8), the model's length (1).
-    guard let fixed = bytes(at: offset, count: 29, in: region),
-      let (row, span, modelLength) = fixed.withUnsafeBytes({ raw -> (Int64, LineSpan, Int)? in
+    let fixedLength = LocalIndex.entryFixedLength
+    // Kind (1), row (8), line (offset 8, length 4, line 8), the model's length (1).
+    guard let fixed = bytes(at: offset, count: fixedLength + 1, in: region),
+      let (kind, row, span, modelLength) = fixed.withUnsafeBytes({
+        raw -> (LocalIndex.Kind, Int64, LineSpan, Int)? in
         var reader = RawReader(raw)
-        guard let row: Int64 = reader.integer(), let span = reader.span(),
+        guard let kind = (reader.integer() as UInt8?).flatMap(LocalIndex.Kind.init(rawValue:)),
+          let row: Int64 = reader.integer(), let span = reader.span(),
           let modelLength: UInt8 = reader.integer()
         else { return nil }
-        return (row, span, Int(modelLength))
+        return (kind, row, span, Int(modelLength))
       })
     else { return nil }
-    var position = offset + 29
+    var position = offset + fixedLength + 1
     guard let model = bytes(at: position, count: modelLength, in: region),
       let idLength: UInt8 = integer(at: position + modelLength, in: region)
     else { return nil }
@@ -140,24 +143,33 @@ final class IndexReader {
       names.append(name)
       position += 2 + Int(length)
     }
-    return LocalIndex.Entry(row: row, span: span, model: model, id: id, names: names)
+    return LocalIndex.Entry(
+      kind: kind, row: row, span: span, model: model, id: id, names: names)
   }
 
-  /// The entry in slot `slot` of the id table.
+  /// The entry in slot `slot` of the id table (a row's; `nil` for another kind: damage).
   private func idSlot(_ slot: Int) -> LocalIndex.Entry? {
     let region = index.idTableStart..<index.nameTableStart
     guard let offset: UInt32 = integer(at: region.lowerBound + slot * LocalIndex.idSlot, in: region)
     else { return nil }
-    return entry(at: Int(offset))
+    return entry(at: Int(offset)).flatMap { $0.kind == .row ? $0 : nil }
+  }
+
+  /// The entry in slot `slot` of the key table (not a row's: `nil` for a row: damage).
+  private func keySlot(_ slot: Int) -> LocalIndex.Entry? {
+    let region = index.keyTableStart..<index.bodyLength
+    guard let offset: UInt32 = integer(at: region.lowerBound + slot * LocalIndex.idSlot, in: region)
+    else { return nil }
+    return entry(at: Int(offset)).flatMap { $0.kind == .row ? nil : $0 }
   }
 
   /// The entry in slot `slot` of the name table, and the name the slot sorts by.
   private func nameSlot(_ slot: Int) -> (entry: LocalIndex.Entry, name: [UInt8])? {
-    let region = index.nameTableStart..<index.bodyLength
+    let region = index.nameTableStart..<index.keyTableStart
     let at = region.lowerBound + slot * LocalIndex.nameSlot
     guard let offset: UInt32 = integer(at: at, in: region),
       let number: UInt8 = integer(at: at + 4, in: region),
-      let entry = entry(at: Int(offset)), Int(number) < entry.names.count
+      let entry = entry(at: Int(offset)), entry.kind == .row, Int(number) < entry.names.count
     else { return nil }
     return (entry, entry.names[Int(number)])
   }
@@ -213,16 +225,35 @@ final class IndexReader {
     return found
   }
 
+  /// The tombstone, checkpoint, open conflicts and diagnostics of the record `model` and
+  /// `id` (the key table's entries with exactly that key); `nil` when a block is damaged.
+  func keyedEntries(model: [UInt8], id: [UInt8]) -> [LocalIndex.Entry]? {
+    guard
+      var slot = lowerBound(
+        count: index.keyedCount, (model, id), key: { self.keySlot($0).map { ($0.model, $0.id) } })
+    else { return nil }
+    var found = [LocalIndex.Entry]()
+    while slot < index.keyedCount {
+      guard let entry = keySlot(slot) else { return nil }
+      guard entry.model == model, entry.id == id else { break }
+      found.append(entry)
+      slot += 1
+    }
+    return found
+  }
+
   /// Calls `body` with every entry, in the order they were written, reading a block at a
   /// time; `false` when a block is damaged or the entries are malformed.
   func forEachEntry(_ body: (LocalIndex.Entry) -> Void) -> Bool {
     var offset = 0
-    for _ in 0..<index.entryCount {
+    var rows = 0
+    for _ in 0..<(index.entryCount + index.keyedCount) {
       guard let entry = entry(at: offset) else { return false }
+      if entry.kind == .row { rows += 1 }
       body(entry)
-      offset += 29 + entry.model.count + 1 + entry.id.count + 1
+      offset += LocalIndex.entryFixedLength + 1 + entry.model.count + 1 + entry.id.count + 1
       for name in entry.names { offset += 2 + name.count }
     }
-    return offset == index.entriesLength
+    return offset == index.entriesLength && rows == index.entryCount
   }
 }

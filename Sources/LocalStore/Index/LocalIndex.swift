@@ -3,8 +3,9 @@ public import JSONLines
 import StashModel
 
 /// The index beside `default.store` (`default.store.index`): where the latest line of each
-/// live row is, for a known prefix of the store file, sorted so that a lookup reads a few
-/// blocks of it instead of all of it.
+/// live row is, and the line of each tombstone, checkpoint, open conflict and diagnostic, for
+/// a known prefix of the store file, sorted so that a lookup reads a few blocks of it instead
+/// of all of it.
 ///
 /// It is derived: built from a whole replay of the file, never the truth, and checked every
 /// time it is used. Its head has its own checksum; its body is cut into blocks of 4 KiB, each
@@ -18,17 +19,20 @@ import StashModel
 /// Layout (little-endian; Fixtures/README.md section 1.4 has it byte by byte): the magic
 /// `stash.local.index\n`, the format version (`UInt32`), the head's length (`UInt64`) and
 /// CRC-32 (`UInt32`); the head: the store id, the prefix, the next row number, the settings'
-/// and the checkpoint binding's lines, the counts and sizes of the body's three parts and
-/// each body block's CRC-32; the body: one entry per live row (row, line, model, id, and the
-/// lowercased, canonically decomposed name and message that lookups by name compare), then
-/// the entries' offsets sorted by model and id, then (offset, name number) pairs sorted by
-/// model and name.
+/// and the checkpoint binding's lines, the counts and sizes of the body's four parts and
+/// each body block's CRC-32; the body: the entries (one per live row: kind, row, line, model,
+/// id, and the lowercased, canonically decomposed name and message that lookups by name
+/// compare; then one per tombstone, checkpoint, open conflict and diagnostic: kind, line, its
+/// record's model and id, and the conflict's id or the diagnostic's store), then the row
+/// entries' offsets sorted by model and id, then (offset, name number) pairs sorted by model
+/// and name, then the other entries' offsets sorted by model and id.
 struct LocalIndex: Sendable {
   /// The file name's suffix after the store's.
   static let suffix = ".index"
-  /// The newest (and only) format this code reads and writes. Format 1 (one checksum over
-  /// the whole file, entries in row order, read in full by every lookup) is ignored.
-  static let version: UInt32 = 2
+  /// The newest (and only) format this code reads and writes. Format 2 (rows only: no
+  /// tombstones, checkpoints, conflicts or diagnostics) and format 1 (one checksum over the
+  /// whole file, entries in row order, read in full by every lookup) are ignored.
+  static let version: UInt32 = 3
   static let magic = Array("stash.local.index\n".utf8)
   static let fixedLength = magic.count + 4 + 8 + 4
   /// The body's block size: the unit a lookup reads and checks.
@@ -51,24 +55,47 @@ struct LocalIndex: Sendable {
   var settingsLine: LineSpan
   /// The checkpoint binding's line, if there is one.
   var bindingLine: LineSpan?
-  /// How many entries there are (one per live row).
+  /// How many row entries there are (one per live row: the id table's slots).
   var entryCount: Int
   /// The byte length of the entries (the body's first part).
   var entriesLength: Int
   /// How many names the name table lists.
   var nameCount: Int
+  /// How many entries of the other kinds there are (the key table's slots).
+  var keyedCount: Int = 0
   /// The CRC-32 of each block of the body.
   var blockChecksums: [UInt32]
   /// The head's checksum: two heads with equal checksums and prefixes describe one file.
   var headChecksum: UInt32 = 0
 
-  /// One live row as the index records it.
+  /// What an entry stands for.
+  enum Kind: UInt8, Sendable {
+    /// A live row (found by id, id prefix and name).
+    case row = 0
+    /// A record's tombstone.
+    case tombstone = 1
+    /// A record's checkpoint.
+    case checkpoint = 2
+    /// An open conflict on a record (``Entry/names`` holds its id).
+    case conflict = 3
+    /// A duplicate diagnostic on a record (``Entry/names`` holds its store).
+    case diagnostic = 4
+  }
+
+  /// The bytes every entry starts with: kind (1), row (8), line (offset 8, length 4, line 8).
+  static let entryFixedLength = 29
+
+  /// One live row, or one tombstone, checkpoint, open conflict or diagnostic, as the index
+  /// records it.
   struct Entry: Sendable {
+    var kind: Kind = .row
+    /// The row (0 for the other kinds).
     var row: Int64
     var span: LineSpan
     var model: [UInt8]
     var id: [UInt8]
-    /// Lowercased, canonically decomposed names a lookup by name compares.
+    /// For a row: lowercased, canonically decomposed names a lookup by name compares. For a
+    /// conflict: its id; for a diagnostic: its store; none for the other kinds.
     var names: [[UInt8]]
   }
 
@@ -83,8 +110,10 @@ struct LocalIndex: Sendable {
   var idTableStart: Int { entriesLength }
   /// Where the name table starts in the body.
   var nameTableStart: Int { entriesLength + entryCount * Self.idSlot }
+  /// Where the key table (the other kinds' entries by model and id) starts in the body.
+  var keyTableStart: Int { nameTableStart + nameCount * Self.nameSlot }
   /// The body's length.
-  var bodyLength: Int { nameTableStart + nameCount * Self.nameSlot }
+  var bodyLength: Int { keyTableStart + keyedCount * Self.idSlot }
 
   /// Whether `a` sorts before `b`: by model, then by key (id or name), bytewise. The writer
   /// sorts with it and the reader searches with it.
@@ -126,7 +155,7 @@ struct LocalIndex: Sendable {
     model: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer, names: [UnsafeRawBufferPointer]
   )? {
     var reader = RawReader(UnsafeRawBufferPointer(rebasing: raw[offset...]))
-    guard reader.take(28) != nil, let model = reader.bytes(width: 1),
+    guard reader.take(entryFixedLength) != nil, let model = reader.bytes(width: 1),
       let id = reader.bytes(width: 1), let count: UInt8 = reader.integer()
     else { return nil }
     var names = [UnsafeRawBufferPointer]()
@@ -138,86 +167,6 @@ struct LocalIndex: Sendable {
   }
 
   // MARK: Encoding
-
-  /// Collects the entries of an index being written, then encodes it. It keeps the encoded
-  /// entries and their offsets only, and sorts the offsets by the keys in the encoded bytes.
-  struct Builder {
-    private var entries = ByteWriter()
-    private var ids = [UInt32]()
-    /// How many entries were added.
-    private(set) var count = 0
-
-    init(capacity: Int) {
-      entries.output.reserveCapacity(capacity * 96)
-      ids.reserveCapacity(capacity)
-    }
-
-    /// Adds an entry; `false` when the index would pass the 4 GiB its offsets can name.
-    mutating func append(_ entry: Entry) -> Bool {
-      guard let offset = UInt32(exactly: entries.output.count) else { return false }
-      LocalIndex.append(entry, to: &entries)
-      ids.append(offset)
-      count += 1
-      return true
-    }
-
-    /// The file's bytes, with this head; `nil` when the entries are malformed.
-    func encoded(
-      storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
-      settingsLine: LineSpan, bindingLine: LineSpan?
-    ) -> [UInt8]? {
-      var body = entries
-      typealias Key = (model: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer)
-      let sorted: ([UInt32], [(offset: UInt32, number: UInt8)])? = entries.output.withUnsafeBytes {
-        raw in
-        var idKeys = [(key: Key, offset: UInt32)]()
-        var nameKeys = [(key: Key, offset: UInt32, number: UInt8)]()
-        idKeys.reserveCapacity(ids.count)
-        nameKeys.reserveCapacity(ids.count)
-        for offset in ids {
-          guard let found = LocalIndex.keys(in: raw, at: Int(offset)) else { return nil }
-          idKeys.append(((found.model, found.id), offset))
-          for (number, name) in found.names.enumerated() {
-            nameKeys.append(((found.model, name), offset, UInt8(number)))
-          }
-        }
-        idKeys.sort { LocalIndex.precedes($0.key, $1.key) }
-        nameKeys.sort { LocalIndex.precedes($0.key, $1.key) }
-        return (idKeys.map(\.offset), nameKeys.map { ($0.offset, $0.number) })
-      }
-      guard let (byID, byName) = sorted else { return nil }
-      for offset in byID { body.integer(offset) }
-      for slot in byName {
-        body.integer(slot.offset)
-        body.integer(slot.number)
-      }
-      var checksums = [UInt32]()
-      checksums.reserveCapacity(body.output.count / LocalIndex.blockSize + 1)
-      body.output.withUnsafeBytes { raw in
-        var start = 0
-        while start < raw.count {
-          let end = min(start + LocalIndex.blockSize, raw.count)
-          checksums.append(CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[start..<end])))
-          start = end
-        }
-      }
-      let index = LocalIndex(
-        storeID: storeID, prefix: prefix, nextRow: nextRow, liveChanges: liveChanges,
-        settingsLine: settingsLine, bindingLine: bindingLine, entryCount: count,
-        entriesLength: entries.output.count, nameCount: byName.count,
-        blockChecksums: checksums)
-      let head = index.encodedHead()
-      var out = ByteWriter()
-      out.output.reserveCapacity(LocalIndex.fixedLength + head.count + body.output.count)
-      out.output = LocalIndex.magic
-      out.integer(LocalIndex.version)
-      out.integer(UInt64(head.count))
-      out.integer(CRC32.checksum(head))
-      out.output += head
-      out.output += body.output
-      return out.output
-    }
-  }
 
   /// The head's bytes (after the fixed part).
   func encodedHead() -> [UInt8] {
@@ -241,6 +190,7 @@ struct LocalIndex: Sendable {
     head.integer(UInt64(entryCount))
     head.integer(UInt64(entriesLength))
     head.integer(UInt64(nameCount))
+    head.integer(UInt64(keyedCount))
     head.integer(UInt64(blockChecksums.count))
     for checksum in blockChecksums { head.integer(checksum) }
     return head.output
@@ -248,6 +198,7 @@ struct LocalIndex: Sendable {
 
   /// Appends one entry to the entries being written.
   static func append(_ entry: Entry, to writer: inout ByteWriter) {
+    writer.integer(entry.kind.rawValue)
     writer.integer(entry.row)
     writer.span(entry.span)
     writer.bytes(entry.model, width: 1)
@@ -284,9 +235,11 @@ struct LocalIndex: Sendable {
       binding = span
     }
     guard let entryCount: UInt64 = reader.integer(), let entriesLength: UInt64 = reader.integer(),
-      let nameCount: UInt64 = reader.integer(), let blockCount: UInt64 = reader.integer(),
+      let nameCount: UInt64 = reader.integer(), let keyedCount: UInt64 = reader.integer(),
+      let blockCount: UInt64 = reader.integer(),
       entryCount <= UInt64(fileLength), entriesLength <= UInt64(fileLength),
-      nameCount <= UInt64(fileLength), blockCount <= UInt64(fileLength)
+      nameCount <= UInt64(fileLength), keyedCount <= UInt64(fileLength),
+      blockCount <= UInt64(fileLength)
     else { return nil }
     var checksums = [UInt32]()
     checksums.reserveCapacity(Int(blockCount))
@@ -302,7 +255,7 @@ struct LocalIndex: Sendable {
         probes: probes),
       nextRow: nextRow, liveChanges: liveChanges, settingsLine: settings, bindingLine: binding,
       entryCount: Int(entryCount), entriesLength: Int(entriesLength), nameCount: Int(nameCount),
-      blockChecksums: checksums)
+      keyedCount: Int(keyedCount), blockChecksums: checksums)
     headChecksum = checksum
     let blocks = (bodyLength + Self.blockSize - 1) / Self.blockSize
     guard blocks == checksums.count,
@@ -340,7 +293,7 @@ struct LocalIndex: Sendable {
   init(
     storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
     settingsLine: LineSpan, bindingLine: LineSpan?, entryCount: Int, entriesLength: Int,
-    nameCount: Int, blockChecksums: [UInt32]
+    nameCount: Int, keyedCount: Int, blockChecksums: [UInt32]
   ) {
     self.storeID = storeID
     self.prefix = prefix
@@ -351,6 +304,7 @@ struct LocalIndex: Sendable {
     self.entryCount = entryCount
     self.entriesLength = entriesLength
     self.nameCount = nameCount
+    self.keyedCount = keyedCount
     self.blockChecksums = blockChecksums
   }
 }

@@ -13,6 +13,14 @@ extension LocalStore {
   /// more characters, or name or message, ignoring case), the rows those rows refer to, and
   /// every row changed after the prefix. Listing, syncing and checking need the whole store:
   /// open those without a focus.
+  ///
+  /// A focus on record keys (``keys``, for a pass over the keys changed since a sync) loads
+  /// everything the store holds about each key: every row with that model and id, its
+  /// tombstone, its checkpoint (and the binding), its open conflicts and its diagnostics. For
+  /// those keys, ``LocalContent/rows(for:)``, ``LocalContent/tombstones``,
+  /// ``LocalContent/checkpoints``, ``LocalContent/checkpointMirror``, the open conflicts and
+  /// ``LocalContent/diagnostics`` are what a whole open gives (resolved and superseded
+  /// conflicts are not loaded, unless the file changed them after the index's prefix).
   public struct Focus: Hashable, Sendable {
     /// One lookup, as a person typed it.
     public struct Lookup: Hashable, Sendable {
@@ -30,9 +38,21 @@ extension LocalStore {
 
     /// The lookups.
     public var lookups: [Lookup]
+    /// Record keys whose whole state is loaded (see ``Focus``).
+    public var keys: Set<RecordKey>
 
     /// A focus on the records these lookups name (none: only the settings, as for an add).
-    public init(_ lookups: [Lookup]) { self.lookups = lookups }
+    public init(_ lookups: [Lookup]) {
+      self.lookups = lookups
+      self.keys = []
+    }
+
+    /// A focus on everything the store holds about `keys` (rows, tombstones, checkpoints,
+    /// open conflicts, diagnostics), and on the records `lookups` name.
+    public init(keys: Set<RecordKey>, lookups: [Lookup] = []) {
+      self.lookups = lookups
+      self.keys = keys
+    }
   }
 
   /// When the store keeps an index beside its file (``LocalIndex``).
@@ -108,9 +128,9 @@ extension LocalStore {
     IndexReader(path: path, fileSystem: fileSystem)?.index
   }
 
-  /// The content for `focus`: the settings, the rows the lookups can find and the rows they
-  /// refer to, each line read through the index and checked; `nil` when a line is not what
-  /// the index says.
+  /// The content for `focus`: the settings, the binding, the rows the lookups can find,
+  /// everything the index holds of its keys, and the rows those refer to, each line read
+  /// through the index and checked; `nil` when a line is not what the index says.
   private static func content(
     for focus: Focus, from reader: IndexReader, header: LogHeader, log: Log,
     tail: [Transaction], schemas: SchemaRegistry
@@ -172,6 +192,17 @@ extension LocalStore {
       guard loadRows(reader.entries(model: model, name: LocalIndex.searchForm(lookup.text)))
       else { return nil }
     }
+    for key in focus.keys.sorted() {
+      let model = Array(key.model.utf8)
+      let id = Array(key.id.rawValue.utf8)
+      guard loadRows(withID(model, id)), let keyed = reader.keyedEntries(model: model, id: id)
+      else { return nil }
+      for entry in keyed.sorted(by: { $0.span.offset < $1.span.offset }) {
+        guard load(entry.span, expecting: { Self.change($0, isEntry: entry, of: key) }) else {
+          return nil
+        }
+      }
+    }
     // One hop of references (an item's location), so that a command can name them: from
     // the rows loaded, and from the rows the tail writes (it is applied after this).
     var targets = Set<RecordKey>()
@@ -200,5 +231,27 @@ extension LocalStore {
     if index.nextRow > content.nextRow.rawValue { content.nextRow = RowID(index.nextRow) }
     content.isComplete = false
     return content
+  }
+
+  /// Whether `change`, read from the line of a tombstone, checkpoint, conflict or diagnostic
+  /// entry of `key`, is what the entry says (a conflict: that open conflict).
+  private static func change(
+    _ change: LocalChange, isEntry entry: LocalIndex.Entry, of key: RecordKey
+  ) -> Bool {
+    let extra = entry.names.first.map { String(decoding: $0, as: UTF8.self) }
+    switch (entry.kind, change) {
+    case (.tombstone, .putTombstone(let tombstone)):
+      return tombstone.key == key && entry.names.isEmpty
+    case (.checkpoint, .putCheckpoint(let found, _)):
+      return found == key && entry.names.isEmpty
+    case (.conflict, .putConflict(let conflict)):
+      return conflict.key == key && conflict.state == .open && conflict.id.rawValue == extra
+        && entry.names.count == 1
+    case (.diagnostic, .putDiagnostic(let diagnostic)):
+      return diagnostic.key == key && diagnostic.store.rawValue == extra
+        && entry.names.count == 1
+    default:
+      return false
+    }
   }
 }

@@ -76,9 +76,11 @@ extension LocalStore {
   }
 
   /// The index at `path` (which must still be `index`, the one a focused content was read
-  /// from) with the rows that content changed since: the same entries for every other row,
-  /// each changed row's new line (or none, removed). `nil` when the file is no longer that
-  /// index, or fails a check.
+  /// from) with the rows, tombstones, checkpoints, conflicts and diagnostics that content
+  /// changed since: the same entries for everything else, each changed one's new line (or
+  /// none: removed, or a conflict no longer open; every checkpoint of `index` is dropped when
+  /// the checkpoints were bound again). `nil` when the file is no longer that index, or fails
+  /// a check.
   static func updatedIndex(
     _ index: LocalIndex, at path: String, fileSystem: any FileSystem, log: Log,
     content: LocalContent, settingsLine: LineSpan
@@ -89,11 +91,18 @@ extension LocalStore {
     var builder = LocalIndex.Builder(capacity: index.entryCount + 64)
     var anchors = [LineSpan]()
     let changed = content.changedSinceIndex
+    let keyed = content.keyedChangesSinceIndex
+    let dropped = droppedIdentities(keyed)
     let step = max(1, index.entryCount / 14)
     var fits = true
     let whole = reader.forEachEntry { entry in
-      guard changed[RowID(entry.row)] == nil else { return }
-      if builder.count % step == 0 { anchors.append(entry.span) }
+      if entry.kind == .row {
+        guard changed[RowID(entry.row)] == nil else { return }
+        if builder.count % step == 0 { anchors.append(entry.span) }
+      } else if !keyed.isEmpty {
+        if entry.kind == .checkpoint && keyed.checkpointsRebound { return }
+        if dropped.contains(EntryIdentity(entry)) { return }
+      }
       fits = fits && builder.append(entry)
     }
     guard whole, fits else { return nil }
@@ -103,6 +112,7 @@ extension LocalStore {
         builder.append(entry)
       else { return nil }
     }
+    guard appendChangedEntries(keyed, content: content, to: &builder) else { return nil }
     guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
     return builder.encoded(
       storeID: log.header.storeID.rawValue, prefix: prefix, nextRow: content.nextRow.rawValue,
@@ -139,6 +149,7 @@ extension LocalStore {
       else { return nil }
       if number % step == 0 { anchors.append(span) }
     }
+    guard appendKeyedEntries(of: content, to: &builder) else { return nil }
     guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
     return builder.encoded(
       storeID: log.header.storeID.rawValue, prefix: prefix, nextRow: content.nextRow.rawValue,

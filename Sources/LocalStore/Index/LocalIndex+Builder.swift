@@ -1,0 +1,98 @@
+import Foundation
+import JSONLines
+import StashModel
+
+extension LocalIndex {
+  /// Collects the entries of an index being written, then encodes it. It keeps the encoded
+  /// entries and their offsets only, and sorts the offsets by the keys in the encoded bytes.
+  struct Builder {
+    private var entries = ByteWriter()
+    /// The row entries' offsets.
+    private var ids = [UInt32]()
+    /// The other entries' offsets.
+    private var keyed = [UInt32]()
+    /// How many entries were added.
+    private(set) var count = 0
+
+    init(capacity: Int) {
+      entries.output.reserveCapacity(capacity * 96)
+      ids.reserveCapacity(capacity)
+    }
+
+    /// Adds an entry; `false` when the index would pass the 4 GiB its offsets can name.
+    mutating func append(_ entry: Entry) -> Bool {
+      guard let offset = UInt32(exactly: entries.output.count) else { return false }
+      LocalIndex.append(entry, to: &entries)
+      if entry.kind == .row { ids.append(offset) } else { keyed.append(offset) }
+      count += 1
+      return true
+    }
+
+    /// The file's bytes, with this head; `nil` when the entries are malformed.
+    func encoded(
+      storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
+      settingsLine: LineSpan, bindingLine: LineSpan?
+    ) -> [UInt8]? {
+      var body = entries
+      typealias Key = (model: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer)
+      typealias Sorted = (ids: [UInt32], names: [(offset: UInt32, number: UInt8)], keyed: [UInt32])
+      let sorted: Sorted? = entries.output.withUnsafeBytes { raw in
+        var idKeys = [(key: Key, offset: UInt32)]()
+        var nameKeys = [(key: Key, offset: UInt32, number: UInt8)]()
+        var otherKeys = [(key: Key, offset: UInt32)]()
+        idKeys.reserveCapacity(ids.count)
+        nameKeys.reserveCapacity(ids.count)
+        otherKeys.reserveCapacity(keyed.count)
+        for offset in ids {
+          guard let found = LocalIndex.keys(in: raw, at: Int(offset)) else { return nil }
+          idKeys.append(((found.model, found.id), offset))
+          for (number, name) in found.names.enumerated() {
+            nameKeys.append(((found.model, name), offset, UInt8(number)))
+          }
+        }
+        for offset in keyed {
+          guard let found = LocalIndex.keys(in: raw, at: Int(offset)) else { return nil }
+          otherKeys.append(((found.model, found.id), offset))
+        }
+        idKeys.sort { LocalIndex.precedes($0.key, $1.key) }
+        nameKeys.sort { LocalIndex.precedes($0.key, $1.key) }
+        otherKeys.sort { LocalIndex.precedes($0.key, $1.key) }
+        return (
+          idKeys.map(\.offset), nameKeys.map { ($0.offset, $0.number) }, otherKeys.map(\.offset)
+        )
+      }
+      guard let sorted else { return nil }
+      for offset in sorted.ids { body.integer(offset) }
+      for slot in sorted.names {
+        body.integer(slot.offset)
+        body.integer(slot.number)
+      }
+      for offset in sorted.keyed { body.integer(offset) }
+      var checksums = [UInt32]()
+      checksums.reserveCapacity(body.output.count / LocalIndex.blockSize + 1)
+      body.output.withUnsafeBytes { raw in
+        var start = 0
+        while start < raw.count {
+          let end = min(start + LocalIndex.blockSize, raw.count)
+          checksums.append(CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[start..<end])))
+          start = end
+        }
+      }
+      let index = LocalIndex(
+        storeID: storeID, prefix: prefix, nextRow: nextRow, liveChanges: liveChanges,
+        settingsLine: settingsLine, bindingLine: bindingLine, entryCount: ids.count,
+        entriesLength: entries.output.count, nameCount: sorted.names.count,
+        keyedCount: keyed.count, blockChecksums: checksums)
+      let head = index.encodedHead()
+      var out = ByteWriter()
+      out.output.reserveCapacity(LocalIndex.fixedLength + head.count + body.output.count)
+      out.output = LocalIndex.magic
+      out.integer(LocalIndex.version)
+      out.integer(UInt64(head.count))
+      out.integer(CRC32.checksum(head))
+      out.output += head
+      out.output += body.output
+      return out.output
+    }
+  }
+}

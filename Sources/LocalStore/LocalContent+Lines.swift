@@ -1,0 +1,73 @@
+import JSONLines
+import StashModel
+
+/// Where the lines of a content's tombstones, checkpoints, conflicts and diagnostics are: what
+/// the index's entries of those kinds are built from.
+struct KeyedLines: Sendable {
+  var tombstones: [RecordKey: LineSpan] = [:]
+  var checkpoints: [RecordKey: LineSpan] = [:]
+  /// Every conflict's line (the index lists the open ones).
+  var conflicts: [ConflictID: LineSpan] = [:]
+  var diagnostics: [LocalContent.DiagnosticKey: LineSpan] = [:]
+}
+
+/// What changed in a content built from the index, besides rows: each changed tombstone,
+/// checkpoint, conflict and diagnostic and its line (`nil`: removed), so that the index can be
+/// brought up to date without the whole store.
+struct KeyedChanges: Sendable {
+  var tombstones: [RecordKey: LineSpan?] = [:]
+  /// The checkpoints put or removed since the index (since the binding, when
+  /// ``checkpointsRebound``).
+  var checkpoints: [RecordKey: LineSpan?] = [:]
+  /// Whether the checkpoints were bound again since the index: none of its checkpoints holds.
+  var checkpointsRebound = false
+  /// The conflicts put since the index (the content has their latest state).
+  var conflicts: [ConflictID: LineSpan] = [:]
+  var diagnostics: [LocalContent.DiagnosticKey: LineSpan?] = [:]
+
+  /// Whether nothing changed.
+  var isEmpty: Bool {
+    tombstones.isEmpty && checkpoints.isEmpty && !checkpointsRebound && conflicts.isEmpty
+      && diagnostics.isEmpty
+  }
+}
+
+extension LocalContent {
+  /// Records where the line of a tombstone, checkpoint, conflict or diagnostic change is (and,
+  /// in a content that is not complete, that it changed since the index).
+  mutating func noteKeyedLine(of change: LocalChange, at span: LineSpan) {
+    let tracked = !isComplete
+    switch change {
+    case .putTombstone(let tombstone):
+      keyedLines.tombstones[tombstone.key] = span
+      if tracked { keyedChangesSinceIndex.tombstones[tombstone.key] = .some(span) }
+    case .removeTombstone(let key):
+      keyedLines.tombstones[key] = nil
+      if tracked { keyedChangesSinceIndex.tombstones[key] = .some(nil) }
+    case .putCheckpoint(let key, _):
+      keyedLines.checkpoints[key] = span
+      if tracked { keyedChangesSinceIndex.checkpoints[key] = .some(span) }
+    case .removeCheckpoint(let key):
+      keyedLines.checkpoints[key] = nil
+      if tracked { keyedChangesSinceIndex.checkpoints[key] = .some(nil) }
+    case .bindCheckpoints:
+      keyedLines.checkpoints.removeAll()
+      if tracked {
+        keyedChangesSinceIndex.checkpoints.removeAll()
+        keyedChangesSinceIndex.checkpointsRebound = true
+      }
+    case .putConflict(let conflict):
+      keyedLines.conflicts[conflict.id] = span
+      if tracked { keyedChangesSinceIndex.conflicts[conflict.id] = span }
+    case .putDiagnostic(let diagnostic):
+      let key = DiagnosticKey(key: diagnostic.key, store: diagnostic.store)
+      keyedLines.diagnostics[key] = span
+      if tracked { keyedChangesSinceIndex.diagnostics[key] = .some(span) }
+    case .removeDiagnostic(let key, let store):
+      let key = DiagnosticKey(key: key, store: store)
+      keyedLines.diagnostics[key] = nil
+      if tracked { keyedChangesSinceIndex.diagnostics[key] = .some(nil) }
+    case .putRow, .removeRow, .damagedRow, .putSettings: break
+    }
+  }
+}
