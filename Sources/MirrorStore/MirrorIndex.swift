@@ -135,31 +135,60 @@ struct MirrorIndex: Sendable {
   /// described.
   static func build(log: Log, content: MirrorContent) -> [UInt8]? {
     guard content.isComplete, content.linesAreKnown else { return nil }
-    var grouped = [RecordKey: [LineSpan]]()
-    grouped.reserveCapacity(content.versions.count)
-    for (key, span) in content.versionLines { grouped[key, default: []].append(span) }
-    var keys = [(model: [UInt8], id: [UInt8], key: RecordKey)]()
-    keys.reserveCapacity(grouped.count)
-    for key in grouped.keys {
-      let model = Array(key.model.utf8)
-      let id = Array(key.id.rawValue.utf8)
+    // Every line's key as `model 0x00 id` in one buffer (bytewise, that sorts as (model, id)
+    // does: a model holds no 0x00), and the lines sorted by key, then file order.
+    let lines = content.versionLines
+    var keyBytes = [UInt8]()
+    keyBytes.reserveCapacity(lines.count * 48)
+    var keyStarts = [Int]()
+    keyStarts.reserveCapacity(lines.count + 1)
+    for (key, _) in lines {
+      keyStarts.append(keyBytes.count)
+      let model = key.model.utf8
+      let id = key.id.rawValue.utf8
       guard model.count <= 255, id.count <= 255 else { return nil }
-      keys.append((model, id, key))
+      keyBytes += model
+      keyBytes.append(0)
+      keyBytes += id
     }
-    keys.sort { compare(($0.model, $0.id), ($1.model, $1.id)) < 0 }
+    keyStarts.append(keyBytes.count)
+    var order = Array(0..<lines.count)
+    keyBytes.withUnsafeBufferPointer { raw in
+      let base = raw.baseAddress!
+      func compare(_ a: Int, _ b: Int) -> Int {
+        let aLength = keyStarts[a + 1] - keyStarts[a]
+        let bLength = keyStarts[b + 1] - keyStarts[b]
+        let order = memcmp(base + keyStarts[a], base + keyStarts[b], min(aLength, bLength))
+        return order != 0 ? Int(order) : aLength - bLength
+      }
+      order.sort { a, b in
+        let found = compare(a, b)
+        return found != 0 ? found < 0 : a < b
+      }
+    }
     var body = ByteWriter()
-    body.output.reserveCapacity(content.versionLines.count * 64)
+    body.output.reserveCapacity(lines.count * 64)
     var offsets = [UInt32]()
-    offsets.reserveCapacity(keys.count)
-    for entry in keys {
+    var position = 0
+    while position < order.count {
+      let first = order[position]
+      let key = keyBytes[keyStarts[first]..<keyStarts[first + 1]]
+      var end = position + 1
+      while end < order.count {
+        let next = order[end]
+        guard keyBytes[keyStarts[next]..<keyStarts[next + 1]] == key else { break }
+        end += 1
+      }
       guard let offset = UInt32(exactly: body.output.count) else { return nil }
       offsets.append(offset)
-      let spans = grouped[entry.key]!
-      body.bytes(entry.model, width: 1)
-      body.bytes(entry.id, width: 1)
-      body.integer(UInt32(spans.count))
-      for span in spans { body.span(span) }
+      let separator = key.firstIndex(of: 0)!
+      body.bytes(Array(key[..<separator]), width: 1)
+      body.bytes(Array(key[(separator + 1)...]), width: 1)
+      body.integer(UInt32(end - position))
+      for line in order[position..<end] { body.span(lines[line].span) }
+      position = end
     }
+    let keyCount = offsets.count
     let entriesLength = body.output.count
     for offset in offsets { body.integer(offset) }
     let stateStart = body.output.count
@@ -188,7 +217,7 @@ struct MirrorIndex: Sendable {
     guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
     let index = MirrorIndex(
       storeID: log.header.storeID.rawValue, prefix: prefix, versionCount: content.versionCount,
-      keyCount: keys.count, entriesLength: entriesLength, stateLength: pendingStart - stateStart,
+      keyCount: keyCount, entriesLength: entriesLength, stateLength: pendingStart - stateStart,
       pendingCount: pending.count, pendingLength: body.output.count - pendingStart)
     return BlockFile.encode(
       magic: magic, version: version, head: index.encodedHead(), body: body.output)
