@@ -140,6 +140,12 @@ extension MirrorStore {
   public func maintainIndex() {
     guard !file.mayRollBack else { return }
     let policy = indexPolicy
+    let eligible =
+      file.withLog { _, content in
+        content.isComplete && content.linesAreKnown
+          && content.versionCount >= policy.minimumVersions
+      } ?? false
+    guard eligible else { return }  // no file is touched for a small or partial mirror
     let path = indexPath
     let fileSystem = file.fileSystemForRepairs
     let known = try? MirrorIndexReader(path: path, fileSystem: fileSystem).index
