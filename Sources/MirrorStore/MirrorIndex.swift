@@ -152,8 +152,25 @@ struct MirrorIndex: Sendable {
       keyBytes += id
     }
     keyStarts.append(keyBytes.count)
-    var order = Array(0..<lines.count)
+    // The first 16 bytes of each key as two big-endian words sort most pairs without a
+    // `memcmp` (a model name, then the id's first characters).
+    var sortable = [(high: UInt64, low: UInt64, line: Int)]()
+    sortable.reserveCapacity(lines.count)
     keyBytes.withUnsafeBufferPointer { raw in
+      for line in 0..<lines.count {
+        var words: (UInt64, UInt64) = (0, 0)
+        let start = keyStarts[line]
+        let count = min(16, keyStarts[line + 1] - start)
+        withUnsafeMutableBytes(of: &words) { out in
+          for byte in 0..<count { out[byte < 8 ? 7 - byte : 23 - byte] = raw[start + byte] }
+        }
+        sortable.append((words.0, words.1, line))
+      }
+    }
+    var body = ByteWriter()
+    body.output.reserveCapacity(lines.count * 64)
+    var offsets = [UInt32]()
+    let fits = keyBytes.withUnsafeBufferPointer { raw -> Bool in
       let base = raw.baseAddress!
       func compare(_ a: Int, _ b: Int) -> Int {
         let aLength = keyStarts[a + 1] - keyStarts[a]
@@ -161,33 +178,32 @@ struct MirrorIndex: Sendable {
         let order = memcmp(base + keyStarts[a], base + keyStarts[b], min(aLength, bLength))
         return order != 0 ? Int(order) : aLength - bLength
       }
-      order.sort { a, b in
-        let found = compare(a, b)
-        return found != 0 ? found < 0 : a < b
+      sortable.sort { a, b in
+        if a.high != b.high { return a.high < b.high }
+        if a.low != b.low { return a.low < b.low }
+        let found = compare(a.line, b.line)
+        return found != 0 ? found < 0 : a.line < b.line
       }
-    }
-    var body = ByteWriter()
-    body.output.reserveCapacity(lines.count * 64)
-    var offsets = [UInt32]()
-    var position = 0
-    while position < order.count {
-      let first = order[position]
-      let key = keyBytes[keyStarts[first]..<keyStarts[first + 1]]
-      var end = position + 1
-      while end < order.count {
-        let next = order[end]
-        guard keyBytes[keyStarts[next]..<keyStarts[next + 1]] == key else { break }
-        end += 1
+      var position = 0
+      while position < sortable.count {
+        let first = sortable[position].line
+        var end = position + 1
+        while end < sortable.count, compare(sortable[end].line, first) == 0 { end += 1 }
+        guard let offset = UInt32(exactly: body.output.count) else { return false }
+        offsets.append(offset)
+        let key = UnsafeBufferPointer(rebasing: raw[keyStarts[first]..<keyStarts[first + 1]])
+        let separator = key.firstIndex(of: 0)!
+        body.integer(UInt8(separator))
+        body.output += key[..<separator]
+        body.integer(UInt8(key.count - separator - 1))
+        body.output += key[(separator + 1)...]
+        body.integer(UInt32(end - position))
+        for entry in sortable[position..<end] { body.span(lines[entry.line].span) }
+        position = end
       }
-      guard let offset = UInt32(exactly: body.output.count) else { return nil }
-      offsets.append(offset)
-      let separator = key.firstIndex(of: 0)!
-      body.bytes(Array(key[..<separator]), width: 1)
-      body.bytes(Array(key[(separator + 1)...]), width: 1)
-      body.integer(UInt32(end - position))
-      for line in order[position..<end] { body.span(lines[line].span) }
-      position = end
+      return true
     }
+    guard fits else { return nil }
     let keyCount = offsets.count
     let entriesLength = body.output.count
     for offset in offsets { body.integer(offset) }

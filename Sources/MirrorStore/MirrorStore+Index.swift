@@ -1,5 +1,6 @@
 public import JSONLines
 public import StashModel
+import Synchronization
 
 extension MirrorStore {
   /// When the mirror keeps an index beside its file (`cloud.store.index`).
@@ -12,15 +13,21 @@ extension MirrorStore {
     /// How far past the prefix an index is still used: beyond, the mirror is read in full
     /// (and writes the index again).
     public var maximumTailBytes: Int64
+    /// How many times the saves of one open mirror may write the index (a whole open may
+    /// always write it once more). One by default: a first sync exports 100,000 versions in
+    /// 25 saves of 565 KB, and an index written after each would be stale again at the next;
+    /// the next whole open writes it for the file as the sync left it.
+    public var writesPerOpenStore: Int
 
     /// A policy.
     public init(
       minimumVersions: Int = 2000, rewriteAfterBytes: Int64 = 1 << 20,
-      maximumTailBytes: Int64 = 2 << 20
+      maximumTailBytes: Int64 = 2 << 20, writesPerOpenStore: Int = 1
     ) {
       self.minimumVersions = minimumVersions
       self.rewriteAfterBytes = rewriteAfterBytes
       self.maximumTailBytes = maximumTailBytes
+      self.writesPerOpenStore = writesPerOpenStore
     }
 
     /// The default.
@@ -137,15 +144,24 @@ extension MirrorStore {
   /// enough versions, nothing saved may still be rolled back, and the index on disk is
   /// missing, of another file or store, or far behind. Failing to write it changes nothing:
   /// it is derived (written atomically, without fsync).
-  public func maintainIndex() {
-    guard !file.mayRollBack else { return }
+  public func maintainIndex() { _ = writeIndexIfDue() }
+
+  /// ``maintainIndex()`` after a save, at most ``IndexPolicy/writesPerOpenStore`` times.
+  func maintainIndexAfterSave() {
+    guard savedIndexWrites.withLock({ $0 < indexPolicy.writesPerOpenStore }) else { return }
+    if writeIndexIfDue() { savedIndexWrites.withLock { $0 += 1 } }
+  }
+
+  /// Writes the index if it is due; whether it wrote it.
+  private func writeIndexIfDue() -> Bool {
+    guard !file.mayRollBack else { return false }
     let policy = indexPolicy
     let eligible =
       file.withLog { _, content in
         content.isComplete && content.linesAreKnown
           && content.versionCount >= policy.minimumVersions
       } ?? false
-    guard eligible else { return }  // no file is touched for a small or partial mirror
+    guard eligible else { return false }  // no file is touched for a small or partial mirror
     let path = indexPath
     let fileSystem = file.fileSystemForRepairs
     let known = try? MirrorIndexReader(path: path, fileSystem: fileSystem).index
@@ -162,10 +178,10 @@ extension MirrorStore {
       }
       return MirrorIndex.build(log: log, content: content)
     }
-    guard let built, let bytes = built else { return }
-    guard let proof = try? file.lock.acquire() else { return }
+    guard let built, let bytes = built else { return false }
+    guard let proof = try? file.lock.acquire() else { return false }
     defer { file.lock.release(proof) }
-    _ = try? fileSystem.writeFileAtomically(path, bytes, durable: false)
+    return (try? fileSystem.writeFileAtomically(path, bytes, durable: false)) != nil
   }
 
   /// A focused mirror never compacts from its partial content: when the file is due (judged

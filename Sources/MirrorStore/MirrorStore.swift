@@ -7,6 +7,7 @@
 
 public import JSONLines
 public import StashModel
+import Synchronization
 
 /// The mirror of one device folder: the copy a transport replicates.
 ///
@@ -26,6 +27,8 @@ public final class MirrorStore: Sendable {
   public let indexUse: IndexUse
   /// When the index is written and used.
   public let indexPolicy: IndexPolicy
+  /// How many times this store's saves wrote the index.
+  let savedIndexWrites = Mutex(0)
 
   private init(
     file: LogStore<MirrorContent>, droppedTail: TailReport?, indexUse: IndexUse,
@@ -117,7 +120,7 @@ public final class MirrorStore: Sendable {
     }
     if !saved.changes.isEmpty {
       compactFocusedIfDue()
-      maintainIndex()
+      maintainIndexAfterSave()
     }
     return saved.result
   }

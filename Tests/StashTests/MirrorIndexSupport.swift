@@ -15,10 +15,11 @@ struct MirrorHistory {
   static let other = DeviceID("00000000-0000-4000-8000-000000000b0b")!
   /// The index written at every save that reads the whole mirror, used whatever its tail.
   static let eager = MirrorStore.IndexPolicy(
-    minimumVersions: 1, rewriteAfterBytes: 0, maximumTailBytes: 1 << 30)
+    minimumVersions: 1, rewriteAfterBytes: 0, maximumTailBytes: 1 << 30, writesPerOpenStore: .max)
   /// The index written once, never again (its prefix falls behind), used whatever its tail.
   static let once = MirrorStore.IndexPolicy(
-    minimumVersions: 1, rewriteAfterBytes: 1 << 40, maximumTailBytes: 1 << 30)
+    minimumVersions: 1, rewriteAfterBytes: 1 << 40, maximumTailBytes: 1 << 30,
+    writesPerOpenStore: .max)
   /// No index is ever written.
   static let never = MirrorStore.IndexPolicy(
     minimumVersions: .max, rewriteAfterBytes: 1 << 40, maximumTailBytes: 1 << 30)

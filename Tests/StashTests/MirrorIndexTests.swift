@@ -214,6 +214,24 @@ import Testing
     }
   }
 
+  @Test func theSavesOfOneOpenMirrorWriteTheIndexOnceAndTheNextWholeOpenAgain() throws {
+    try withTemporaryFolder { folder in
+      let policy = MirrorStore.IndexPolicy(
+        minimumVersions: 1, rewriteAfterBytes: 0, maximumTailBytes: 1 << 30)
+      var history = MirrorHistory(seed: 24)
+      try history.build(folder, storeID: Self.storeID, steps: 20, policy: policy)
+      let behind = try MirrorHistory.open(folder, storeID: Self.storeID, focus: [])
+      guard case .used(let tail) = behind.indexUse else {
+        Issue.record("the index was not used (\(behind.indexUse))")
+        return
+      }
+      #expect(tail > 0, "written once, at the first save with a version")
+      _ = try MirrorHistory.open(folder, storeID: Self.storeID, policy: policy)
+      let current = try MirrorHistory.open(folder, storeID: Self.storeID, focus: [])
+      #expect(current.indexUse == .used(tailBytes: 0), "the whole open wrote it again")
+    }
+  }
+
   @Test func aSmallMirrorHasNoIndex() throws {
     try withTemporaryFolder { folder in
       var history = MirrorHistory(seed: 20)
