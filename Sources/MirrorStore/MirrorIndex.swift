@@ -221,7 +221,7 @@ struct MirrorIndex: Sendable {
       guard model.count <= 255, id.count <= 255 else { return nil }
       body.bytes(model, width: 1)
       body.bytes(id, width: 1)
-      body.bytes(Array(ref.id.hex.utf8), width: 1)
+      body.output += ref.id.digest.bytes
     }
     // Probes: lines spread through the versions, and the last operation line (a commit line
     // alone could be the same after an undo and another transaction).
@@ -351,10 +351,10 @@ final class MirrorIndexReader {
       refs.reserveCapacity(index.pendingCount)
       for _ in 0..<index.pendingCount {
         guard let model = reader.bytes(width: 1), let id = reader.bytes(width: 1),
-          let version = reader.bytes(width: 1),
-          let recordID = RecordID(String(decoding: id, as: UTF8.self)),
-          let versionID = VersionID(hex: String(decoding: version, as: UTF8.self))
+          let version = reader.take(32).flatMap({ SHA256Digest(bytes: $0) }),
+          let recordID = RecordID(String(decoding: id, as: UTF8.self))
         else { return nil }
+        let versionID = VersionID(digest: version)
         let key = RecordKey(model: String(decoding: model, as: UTF8.self), id: recordID)
         refs.insert(VersionRef(key: key, id: versionID))
       }
