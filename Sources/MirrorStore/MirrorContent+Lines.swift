@@ -3,6 +3,11 @@ public import StashModel
 
 extension MirrorContent {
   public mutating func apply(_ change: MirrorChange, at span: LineSpan) {
+    if case .addVersion(let version, _) = change, let focusedKeys,
+      !focusedKeys.contains(version.key)
+    {
+      needsWholeRead = true
+    }
     apply(change)
     guard linesAreKnown else { return }
     if case .addVersion(let version, _) = change {

@@ -102,6 +102,10 @@ public struct MirrorContent: Sendable {
   var linesAreKnown = true
   /// The last operation line applied, while ``linesAreKnown`` (a probe for the index).
   var lastLine: LineSpan?
+  /// Whether this focused content was handed a version of a record it did not load (by a
+  /// catch-up with what another process wrote): it cannot tell whether that version is new,
+  /// so the store reads the whole file instead.
+  public internal(set) var needsWholeRead = false
 
   /// Sets what the index recorded of the prefix (a focused content, whose versions are not
   /// all loaded, cannot count them nor tell which are pending).

@@ -232,6 +232,31 @@ import Testing
     }
   }
 
+  @Test func aFocusedMirrorReadsTheWholeFileWhenAnotherProcessWroteOfRecordsItDidNotLoad()
+    throws
+  {
+    try withTemporaryFolder { folder in
+      let (history, _, _) = try Self.prepared(folder, seed: 25)
+      let focus: Set<RecordKey> = [history.keys[0]]
+      let focused = try MirrorHistory.open(folder, storeID: Self.storeID, focus: focus)
+      #expect(!focused.content.isComplete)
+      // Another process merges again versions the prefix holds, of records not loaded here.
+      let other = try MirrorHistory.open(folder, storeID: Self.storeID)
+      try other.update { content, transaction in
+        for key in history.keys.dropFirst() {
+          if let known = content.versions[key]?.values.sorted(by: { $0.id < $1.id }).first {
+            transaction.merge(known)
+          }
+        }
+      }
+      try focused.refresh()
+      #expect(focused.content.isComplete, "it read the whole file")
+      expectSameWhole(
+        focused.content, try MirrorHistory.open(folder, storeID: Self.storeID).content,
+        "after catching up")
+    }
+  }
+
   @Test func aSmallMirrorHasNoIndex() throws {
     try withTemporaryFolder { folder in
       var history = MirrorHistory(seed: 20)
