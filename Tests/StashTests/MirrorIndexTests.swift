@@ -177,6 +177,47 @@ import Testing
     return bytes[start..<(start + 8)].reversed().reduce(0) { $0 << 8 | Int($1) }
   }
 
+  /// Reads a little-endian integer of `bytes` at `offset`.
+  static func integer(_ bytes: [UInt8], at offset: Int, width: Int) -> Int {
+    bytes[offset..<(offset + width)].reversed().reduce(0) { $0 << 8 | Int($1) }
+  }
+
+  /// Writes `value` little-endian into `bytes` at `offset`.
+  static func put(_ value: UInt32, into bytes: inout [UInt8], at offset: Int) {
+    for byte in 0..<4 { bytes[offset + byte] = UInt8(truncatingIfNeeded: value >> (8 * byte)) }
+  }
+
+  @Test func anIndexWhoseLinesAreOfAnotherRecordIsNotUsedEvenWithGoodChecksums() throws {
+    try withTemporaryFolder { folder in
+      let (history, whole, _) = try Self.prepared(folder, seed: 26)
+      let path = Self.indexPath(folder)
+      var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+      // Swap the first lines of the first two entries, then make every checksum right again.
+      let fixed = "stash.mirror.index\n".utf8.count + 16
+      let headLength = Self.integer(bytes, at: fixed - 12, width: 8)
+      let bodyLength = Self.integer(bytes, at: fixed, width: 8)
+      let blocks = Self.integer(bytes, at: fixed + 8, width: 8)
+      let body = bytes.count - bodyLength
+      let firstID = body + 6
+      let lines = Self.integer(bytes, at: firstID + 36, width: 4)
+      let secondID = firstID + 36 + 4 + 20 * lines + 6
+      let (a, b) = (firstID + 40, secondID + 40)  // after the id and the line count
+      let first = Array(bytes[a..<(a + 20)])
+      bytes[a..<(a + 20)] = bytes[b..<(b + 20)]
+      bytes[b..<(b + 20)] = first[...]
+      for block in 0..<blocks {
+        let start = body + block * 4096
+        let sum = CRC32.checksum(Array(bytes[start..<min(start + 4096, bytes.count)]))
+        Self.put(sum, into: &bytes, at: fixed + 16 + 4 * block)
+      }
+      Self.put(
+        CRC32.checksum(Array(bytes[fixed..<(fixed + headLength)])), into: &bytes, at: fixed - 4)
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      try Self.expectFallBack(
+        folder, focus: Set(history.keys), whole: whole, "lines of another record")
+    }
+  }
+
   @Test func anIndexWithACorruptHeadIsNotUsed() throws {
     try withTemporaryFolder { folder in
       let (_, whole, focus) = try Self.prepared(folder, seed: 17)
