@@ -89,6 +89,30 @@ public struct MirrorContent: Sendable {
   /// How many versions there are, kept as they arrive (counting them would cost a walk over
   /// every record after every save).
   public private(set) var versionCount = 0
+  /// Whether this is the whole mirror: `false` for a mirror opened focused on a few records
+  /// from its index (``MirrorStore/open(folder:schemas:lock:create:access:compaction:focus:indexPolicy:fileSystem:)``),
+  /// which holds every version of ``focusedKeys`` only (and every other field whole).
+  public internal(set) var isComplete = true
+  /// The records a focused content holds every version of; `nil` when it is complete.
+  public internal(set) var focusedKeys: Set<RecordKey>?
+  /// Where each `addVersion` line is, in file order, while ``linesAreKnown``.
+  var versionLines: [(key: RecordKey, span: LineSpan)] = []
+  /// Whether ``versionLines`` lists every version line (not after a compaction rewrote the
+  /// file, nor in a focused content).
+  var linesAreKnown = true
+  /// The last operation line applied, while ``linesAreKnown`` (a probe for the index).
+  var lastLine: LineSpan?
+  /// Whether this focused content was handed a version of a record it did not load (by a
+  /// catch-up with what another process wrote): it cannot tell whether that version is new,
+  /// so the store reads the whole file instead.
+  public internal(set) var needsWholeRead = false
+
+  /// Sets what the index recorded of the prefix (a focused content, whose versions are not
+  /// all loaded, cannot count them nor tell which are pending).
+  mutating func restore(pending: Set<VersionRef>, versionCount: Int) {
+    self.pending = pending
+    self.versionCount = versionCount
+  }
 
   /// Applies one committed change.
   public mutating func apply(_ change: MirrorChange) {

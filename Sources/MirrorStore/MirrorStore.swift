@@ -7,6 +7,7 @@
 
 public import JSONLines
 public import StashModel
+import Synchronization
 
 /// The mirror of one device folder: the copy a transport replicates.
 ///
@@ -22,10 +23,21 @@ public final class MirrorStore: Sendable {
   /// What followed the last commit when opening: set aside (opened for writing) or ignored
   /// (opened for reading), if anything.
   public let droppedTail: TailReport?
+  /// Whether opening used the index (``open(folder:schemas:lock:create:access:compaction:focus:indexPolicy:fileSystem:)``).
+  public let indexUse: IndexUse
+  /// When the index is written and used.
+  public let indexPolicy: IndexPolicy
+  /// How many times this store's saves wrote the index.
+  let savedIndexWrites = Mutex(0)
 
-  private init(file: LogStore<MirrorContent>, droppedTail: TailReport?) {
+  private init(
+    file: LogStore<MirrorContent>, droppedTail: TailReport?, indexUse: IndexUse,
+    indexPolicy: IndexPolicy
+  ) {
     self.file = file
     self.droppedTail = droppedTail
+    self.indexUse = indexUse
+    self.indexPolicy = indexPolicy
   }
 
   /// Opens the mirror of a device folder.
@@ -39,14 +51,37 @@ public final class MirrorStore: Sendable {
   ///   - access: Writing, or reading: the file is then not changed (nor created) until a save
   ///     has something to write.
   ///   - compaction: When saves compact the file.
+  ///   - focus: The records a caller needs (a sync over the few records that changed):
+  ///     with an index that still describes the file, the content holds every version of
+  ///     these records (and of those with pending versions or versions after the index),
+  ///     and everything else the mirror holds but versions whole; ``MirrorContent/isComplete``
+  ///     is then `false`. `nil` (the default) reads the whole file. Without a usable index
+  ///     the whole file is read either way, and ``indexUse`` says why.
+  ///   - indexPolicy: When the index is written and used.
   ///   - fileSystem: The file-system seam.
   /// - Throws: ``LogError``: missing, damaged, too new, busy, unreadable.
   public static func open(
     folder: String, schemas: SchemaRegistry, lock: FolderLock,
     create: (deviceID: DeviceID, time: Timestamp, storeID: StoreID?)? = nil,
     access: StoreAccess = .writing, compaction: CompactionPolicy = .standard,
+    focus: Set<RecordKey>? = nil, indexPolicy: IndexPolicy = .standard,
     fileSystem: any FileSystem = POSIXFileSystem()
   ) throws(LogError) -> MirrorStore {
+    let path = folder + "/" + fileName
+    var use = IndexUse.notAsked
+    if let focus {
+      switch try openFromIndex(
+        path: path, focus: focus, schemas: schemas, lock: lock, access: access,
+        compaction: compaction, policy: indexPolicy, fileSystem: fileSystem)
+      {
+      case .opened(let file, let tail, let tailBytes):
+        return MirrorStore(
+          file: file, droppedTail: tail, indexUse: .used(tailBytes: tailBytes),
+          indexPolicy: indexPolicy)
+      case .ignored(let reason):
+        use = .ignored(reason)
+      }
+    }
     let creation = create.map { create in
       LogStore<MirrorContent>.Creation(
         header: LogHeader(
@@ -54,9 +89,12 @@ public final class MirrorStore: Sendable {
           storeID: create.storeID ?? .make(), deviceID: create.deviceID, created: create.time))
     }
     let (file, _, tail) = try LogStore<MirrorContent>.openOrCreate(
-      path: folder + "/" + fileName, lock: lock, context: schemas, creation: creation,
+      path: path, lock: lock, context: schemas, creation: creation,
       access: access, compaction: compaction, fileSystem: fileSystem)
-    return MirrorStore(file: file, droppedTail: tail)
+    let store = MirrorStore(
+      file: file, droppedTail: tail, indexUse: use, indexPolicy: indexPolicy)
+    store.maintainIndex()
+    return store
   }
 
   /// The mirror's identifier, which mirror events name.
@@ -75,11 +113,16 @@ public final class MirrorStore: Sendable {
   /// - Throws: What `body` throws, or ``LogStoreError``.
   @discardableResult
   public func update<T>(_ body: (MirrorContent, inout MirrorTransaction) throws -> T) throws -> T {
-    try file.update { content in
+    let saved = try file.update { content in
       var transaction = MirrorTransaction(content: content)
       let result = try body(content, &transaction)
       return (result, transaction.changes)
-    }.result
+    }
+    if !saved.changes.isEmpty {
+      compactFocusedIfDue()
+      maintainIndexAfterSave()
+    }
+    return saved.result
   }
 
   /// Catches up with what other processes committed.

@@ -89,6 +89,8 @@ public final class SyncFolder: Sendable {
     public var sealedChanges: SealedChanges? = nil
     /// When saves write the local store's index.
     public var index: LocalStore.IndexPolicy = .standard
+    /// When the mirror writes and uses its index.
+    public var mirrorIndex: MirrorStore.IndexPolicy = .standard
     /// The legacy data file the folder type imports once (``DeviceFolder/importLegacyData()``,
     /// `MeterFolder.importLegacyData()`): a name in the folder or an absolute path; `nil` (the
     /// default) is the type's fixed name in the folder (`legacy-items.json` for the inventory).
@@ -222,6 +224,12 @@ public final class SyncFolder: Sendable {
     return LocalStore.Focus(keys: sealed.keys)
   }
 
+  /// The mirror's focus: the records of a sync of sealed changes, when the local store holds
+  /// only those too (a local store read whole runs the ordinary full pass, over a whole mirror).
+  private func mirrorFocus(_ local: LocalStore) -> Set<RecordKey>? {
+    local.content.isComplete ? nil : options.sealedChanges?.keys
+  }
+
   private func openMirror() -> MirrorStatus {
     guard let local, entitlementAtOpen.opensMirror else { return .notEntitled(entitlementAtOpen) }
     do {
@@ -229,6 +237,7 @@ public final class SyncFolder: Sendable {
         folder: home, schemas: local.schemas, lock: lock,
         create: (local.deviceID, options.clock(), StoreID(options.newIdentifier().rawValue)!),
         access: options.access.store, compaction: options.compaction,
+        focus: mirrorFocus(local), indexPolicy: options.mirrorIndex,
         fileSystem: options.fileSystem)
       StoreNotice.watch(store.file, openedWith: store.droppedTail, tell: options.notices)
       return .available(store)

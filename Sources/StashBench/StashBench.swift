@@ -44,6 +44,10 @@ enum StashBench {
       name: "digest", arguments: "DIR",
       summary: "the sync status digest: from the rows, from default.store.digest, after edits",
       run: digestBenchmark),
+    BenchCommand(
+      name: "mirror-open", arguments: "DIR",
+      summary: "the mirror opened whole (writing its index, then not) and focused through it",
+      run: mirrorOpenBenchmark),
   ]
 
   /// Dispatches to the subcommand named by the first argument and exits with its status.

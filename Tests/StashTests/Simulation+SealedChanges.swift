@@ -34,6 +34,9 @@ extension Simulation {
     let process = try DeviceFolder.open(at: device.home, options: options)
     let focused = process.local?.content.isComplete == false
     let sealed = try process.syncSealedChanges()
+    if sealed != nil, process.mirror.store?.content.isComplete == false {
+      totals.focusedMirrorSyncs += 1
+    }
     if sealed != nil {
       totals.sealedChangeSyncs += 1
       if focused { totals.focusedSealedSyncs += 1 }
@@ -92,7 +95,10 @@ extension Simulation {
     let local = try LocalStore.open(
       folder: home, schemas: schemas, lock: lock,
       focus: changes.map { LocalStore.Focus(keys: $0.keys) })
-    let mirror = try MirrorStore.open(folder: home, schemas: schemas, lock: lock)
+    // As the sync opens it: focused when the local store is.
+    let mirror = try MirrorStore.open(
+      folder: home, schemas: schemas, lock: lock,
+      focus: local.content.isComplete ? nil : changes?.keys)
     if let changes {
       // As the sync checks it: every row the changes touch is one the store holds.
       #expect(local.content.unseenRows.isDisjoint(with: changes.rows))

@@ -52,6 +52,7 @@ struct Simulation {
     var sealedChangeSyncs = 0
     var sealedChangeChecks = 0
     var focusedSealedSyncs = 0
+    var focusedMirrorSyncs = 0
 
     mutating func add(_ other: Totals) {
       steps += other.steps
@@ -74,6 +75,7 @@ struct Simulation {
       sealedChangeSyncs += other.sealedChangeSyncs
       sealedChangeChecks += other.sealedChangeChecks
       focusedSealedSyncs += other.focusedSealedSyncs
+      focusedMirrorSyncs += other.focusedMirrorSyncs
     }
 
     var description: String {
@@ -85,7 +87,7 @@ struct Simulation {
         + "\(hostileFiles) hostile files, \(frozenSeeds) seeds with frozen clocks, "
         + "\(sealedSyncs) syncs the seal would skip, \(sealedChangeChecks) passes over sealed "
         + "changes checked against the full pass, \(sealedChangeSyncs) syncs of sealed changes "
-        + "(\(focusedSealedSyncs) from the local index)"
+        + "(\(focusedSealedSyncs) from the local index, \(focusedMirrorSyncs) from the mirror's)"
     }
   }
 
@@ -176,6 +178,7 @@ struct Simulation {
     // Every save keeps the indexes, as a large store's do: syncs of sealed changes then open
     // the stores from them.
     options.index = LocalStore.IndexPolicy(minimumRows: 1)
+    options.mirrorIndex = MirrorStore.IndexPolicy(minimumVersions: 1)
     return options
   }
 

@@ -56,6 +56,11 @@ public protocol LogContent: Sendable {
   /// index for a few records): only a whole content may be compacted or upgraded. By
   /// default, `true`.
   var isComplete: Bool { get }
+
+  /// Whether a content that is not complete met a change it cannot apply exactly (another
+  /// process wrote about a record it did not load): catching up then reads the whole file.
+  /// By default, `false`.
+  var needsWholeRead: Bool { get }
 }
 
 extension LogContent {
@@ -64,6 +69,8 @@ extension LogContent {
   public mutating func forgetLineSpans() {}
 
   public var isComplete: Bool { true }
+
+  public var needsWholeRead: Bool { false }
 
   public func change(from operation: JSONObject, line: Int) throws(ModelError) -> Change {
     try change(from: operation)

@@ -224,6 +224,10 @@ extension LogStore {
         return try reload(&state, recover: recover)
       }
     }
+    if !state.content.isComplete && state.content.needsWholeRead {
+      // A partial content that met a change it could not apply exactly (its own last save).
+      return try reload(&state, recover: recover)
+    }
     var content = state.content
     let result = try log.catchUp(recoverTail: recover) { (transaction) throws(LogError) in
       try LogStore.replay(transaction, into: &content, path: path)
@@ -233,6 +237,9 @@ extension LogStore {
       state.tail = nil
       return []
     case .advanced(_, let tail):
+      if !content.isComplete && content.needsWholeRead {
+        return try reload(&state, recover: recover)
+      }
       state.content = content
       return remember(tail, in: &state)
     case .replaced:

@@ -1,15 +1,20 @@
 import Foundation
-import JSONLines
 
 /// Appends little-endian integers and length-prefixed bytes.
-struct ByteWriter {
-  var output: [UInt8] = []
+public struct ByteWriter {
+  /// The bytes written so far.
+  public var output: [UInt8] = []
 
-  mutating func integer<T: FixedWidthInteger>(_ value: T) {
+  /// An empty writer.
+  public init() {}
+
+  /// Appends a little-endian integer.
+  public mutating func integer<T: FixedWidthInteger>(_ value: T) {
     withUnsafeBytes(of: value.littleEndian) { output.append(contentsOf: $0) }
   }
 
-  mutating func bytes(_ bytes: [UInt8], width: Int) {
+  /// Appends bytes after their length (one byte wide, or two): longer ones are cut.
+  public mutating func bytes(_ bytes: [UInt8], width: Int) {
     if width == 1 {
       integer(UInt8(min(bytes.count, 255)))
     } else {
@@ -18,7 +23,8 @@ struct ByteWriter {
     output += bytes.prefix(width == 1 ? 255 : 65535)
   }
 
-  mutating func span(_ span: LineSpan) {
+  /// Appends a line's offset, length and number.
+  public mutating func span(_ span: LineSpan) {
     integer(span.offset)
     integer(UInt32(span.length))
     integer(Int64(span.line))
@@ -26,28 +32,34 @@ struct ByteWriter {
 }
 
 /// Reads what ``ByteWriter`` writes from raw memory, without copying, never past its end.
-struct RawReader {
+public struct RawReader {
   private let raw: UnsafeRawBufferPointer
-  private(set) var position = 0
+  /// How far it has read.
+  public private(set) var position = 0
 
-  init(_ raw: UnsafeRawBufferPointer) { self.raw = raw }
+  /// A reader of `raw`, from its start.
+  public init(_ raw: UnsafeRawBufferPointer) { self.raw = raw }
 
-  var isAtEnd: Bool { position == raw.count }
+  /// Whether every byte was read.
+  public var isAtEnd: Bool { position == raw.count }
 
-  mutating func take(_ count: Int) -> UnsafeRawBufferPointer? {
+  /// The next `count` bytes; `nil` past the end.
+  public mutating func take(_ count: Int) -> UnsafeRawBufferPointer? {
     guard count >= 0, raw.count - position >= count else { return nil }
     defer { position += count }
     return UnsafeRawBufferPointer(rebasing: raw[position..<(position + count)])
   }
 
-  mutating func integer<T: FixedWidthInteger>() -> T? {
+  /// The next little-endian integer; `nil` past the end.
+  public mutating func integer<T: FixedWidthInteger>() -> T? {
     let size = MemoryLayout<T>.size
     guard raw.count - position >= size else { return nil }
     defer { position += size }
     return T(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: T.self))
   }
 
-  mutating func bytes(width: Int) -> UnsafeRawBufferPointer? {
+  /// The next length-prefixed bytes (as ``ByteWriter/bytes(_:width:)`` writes them).
+  public mutating func bytes(width: Int) -> UnsafeRawBufferPointer? {
     let length: Int?
     if width == 1 {
       length = (integer() as UInt8?).map(Int.init)
@@ -57,7 +69,8 @@ struct RawReader {
     return length.flatMap { take($0) }
   }
 
-  mutating func span() -> LineSpan? {
+  /// The next line span; `nil` past the end or out of range.
+  public mutating func span() -> LineSpan? {
     guard let offset: Int64 = integer(), let length: UInt32 = integer(),
       let line: Int64 = integer(), offset >= 0, line >= 0, line <= Int64(Int32.max)
     else { return nil }
@@ -68,12 +81,12 @@ struct RawReader {
 extension UnsafeRawBufferPointer {
   /// Whether these bytes are exactly `bytes` (a `memcmp`, not a walk through two sequences:
   /// a lookup compares every entry of the index).
-  func hasBytes(_ bytes: [UInt8]) -> Bool {
+  public func hasBytes(_ bytes: [UInt8]) -> Bool {
     count == bytes.count && hasPrefix(bytes)
   }
 
   /// Whether these bytes start with `bytes`.
-  func hasPrefix(_ bytes: [UInt8]) -> Bool {
+  public func hasPrefix(_ bytes: [UInt8]) -> Bool {
     guard count >= bytes.count else { return false }
     guard let base = baseAddress, !bytes.isEmpty else { return true }
     return bytes.withUnsafeBytes { memcmp(base, $0.baseAddress!, bytes.count) == 0 }

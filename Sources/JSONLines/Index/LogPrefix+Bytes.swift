@@ -1,0 +1,35 @@
+extension ByteWriter {
+  /// Appends a prefix: device, inode, end, lines, last sequence, then each probe's line and
+  /// CRC-32 (as the local index's head holds it).
+  public mutating func prefix(_ prefix: LogPrefix) {
+    integer(prefix.device)
+    integer(prefix.inode)
+    integer(prefix.end)
+    integer(Int64(prefix.lines))
+    integer(prefix.lastSequence)
+    integer(UInt32(prefix.probes.count))
+    for probe in prefix.probes {
+      span(probe.span)
+      integer(probe.checksum)
+    }
+  }
+}
+
+extension RawReader {
+  /// The next prefix (as ``ByteWriter/prefix(_:)`` writes it); `nil` when it does not fit.
+  public mutating func prefix() -> LogPrefix? {
+    guard let device: UInt64 = integer(), let inode: UInt64 = integer(),
+      let end: Int64 = integer(), let lines: Int64 = integer(),
+      let lastSequence: Int64 = integer(), let count: UInt32 = integer(), count <= 64,
+      lines >= 0, lines <= Int64(Int32.max), end >= 0
+    else { return nil }
+    var probes = [LogPrefix.Probe]()
+    for _ in 0..<count {
+      guard let span = span(), let checksum: UInt32 = integer() else { return nil }
+      probes.append(LogPrefix.Probe(span: span, checksum: checksum))
+    }
+    return LogPrefix(
+      device: device, inode: inode, end: end, lastSequence: lastSequence, lines: Int(lines),
+      probes: probes)
+  }
+}
