@@ -182,6 +182,10 @@ extension SyncFolder {
       report.exportError = failure
     }
     recordSyncTimes(of: report, in: mirror)
+    // The mirror's index, brought up to date once the run's saves are done (a first sync's
+    // export saves would each leave one written earlier behind), so that the next sync of
+    // sealed changes opens the mirror from it. A focused or small mirror writes nothing.
+    mirror.maintainIndex()
     return report
   }
 
