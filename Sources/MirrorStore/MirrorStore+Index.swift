@@ -14,15 +14,16 @@ extension MirrorStore {
     /// (and writes the index again).
     public var maximumTailBytes: Int64
     /// How many times the saves of one open mirror may write the index (a whole open may
-    /// always write it once more). One by default: a first sync exports 100,000 versions in
-    /// 25 saves of 565 KB, and an index written after each would be stale again at the next;
-    /// the next whole open writes it for the file as the sync left it.
+    /// always write it once more, and so may ``maintainIndex()``). None by default: a first
+    /// sync exports 100,000 versions in 25 saves of 565 KB, and an index written after any of
+    /// them would be stale again at the next; a sync brings it up to date once its saves are
+    /// done (`SyncFolder`), and the next whole open writes it for the file as it finds it.
     public var writesPerOpenStore: Int
 
     /// A policy.
     public init(
       minimumVersions: Int = 2000, rewriteAfterBytes: Int64 = 1 << 20,
-      maximumTailBytes: Int64 = 2 << 20, writesPerOpenStore: Int = 1
+      maximumTailBytes: Int64 = 2 << 20, writesPerOpenStore: Int = 0
     ) {
       self.minimumVersions = minimumVersions
       self.rewriteAfterBytes = rewriteAfterBytes
