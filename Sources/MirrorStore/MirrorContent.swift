@@ -319,21 +319,15 @@ extension MirrorContent: LogContent {
   public static func operation(for change: MirrorChange) -> JSONObject { change.json }
 
   public var changesForCompaction: [MirrorChange] {
-    var changes = [MirrorChange]()
-    if let zone { changes.append(.bindZone(zone)) }
+    // The zone first, then every version, then the rest of the state (``stateChanges``).
+    var versionChanges = [MirrorChange]()
     for key in versions.keys.sorted() {
       for version in versions[key]!.values.sorted(by: { $0.id < $1.id }) {
-        changes.append(.addVersion(version, pending: pending.contains(version.ref)))
+        versionChanges.append(.addVersion(version, pending: pending.contains(version.ref)))
       }
     }
-    changes += readSegments.sorted().map { .markRead(segment: $0) }
-    changes += exportedSegments.map { .markExported([], segment: $0) }
-    changes += exportIDs.sorted { $0.key < $1.key }.map {
-      .markExporting(segment: $0.value, export: $0.key)
-    }
-    if let lastImport { changes.append(.recordTransfer(.import, at: lastImport)) }
-    if let lastExport { changes.append(.recordTransfer(.export, at: lastExport)) }
-    changes += peers.keys.sorted().map { .notePeer(peers[$0]!) }
+    var changes = stateChanges
+    changes.insert(contentsOf: versionChanges, at: zone == nil ? 0 : 1)
     return changes
   }
 

@@ -43,6 +43,8 @@ extension SyncFolder {
     at home: String, schemas: SchemaRegistry, lockTimeout: Double = 3,
     fileSystem: any FileSystem = POSIXFileSystem()
   ) throws(StashError) -> SealedChanges? {
+    // Without a seal there is nothing to compare, and nothing (not even the lock) is created.
+    guard SyncSeal.read(home: home, fileSystem: fileSystem) != nil else { return nil }
     let lock = FolderLock(folder: home, timeout: lockTimeout, fileSystem: fileSystem)
     let proof: FolderLock.Held
     do { proof = try lock.acquire() } catch { throw StashError(error) }
