@@ -103,7 +103,7 @@ public final class MeterFolder: Sendable {
   public func disconnect(mac: String) throws(StashError) {
     let device = folder.deviceID
     guard let meter = try meter(mac: mac), meter.lease?.deviceID == device else { return }
-    try change(mac) { $0.lease = nil }
+    _ = try change(mac) { $0.lease = nil }
   }
 
   /// Records that this device saw the meter: at most once per ``sightingSeconds`` per device,

@@ -1,7 +1,7 @@
 import CloudFolder
 import JSONLines
-public import LocalStore
-public import MirrorStore
+import LocalStore
+import MirrorStore
 public import StashModel
 
 /// How one record differs between this device and the shared folder, as `sync verify` says.

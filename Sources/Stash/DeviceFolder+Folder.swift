@@ -1,3 +1,4 @@
+public import JSONLines
 public import StashModel
 
 // The sync folder's operations, repeated on the inventory so that inventory code reads as
@@ -39,11 +40,12 @@ extension DeviceFolder {
   /// sync (see ``SealedChanges``); `nil` when the full sync must run.
   ///
   /// - Throws: ``StashError`` (busy) when another process holds the folder.
-  public static func sealedChanges(at home: String, lockTimeout: Double = 3) throws(StashError)
-    -> SealedChanges?
-  {
+  public static func sealedChanges(
+    at home: String, lockTimeout: Double = 3, fileSystem: any FileSystem = POSIXFileSystem()
+  ) throws(StashError) -> SealedChanges? {
     try SyncFolder.sealedChanges(
-      at: home, schemas: InventorySchemas.registry, lockTimeout: lockTimeout)
+      at: home, schemas: InventorySchemas.registry, lockTimeout: lockTimeout,
+      fileSystem: fileSystem)
   }
 
   /// Runs a sync of the sealed changes the folder was opened for (see

@@ -1,6 +1,6 @@
 import CloudFolder
 import LocalStore
-public import MirrorStore
+import MirrorStore
 public import StashModel
 
 /// Another device of the shared folder, as `sync status` lists it.

@@ -30,12 +30,21 @@ extension Workload {
 
     /// When the stores compact.
     public let compaction: CompactionPolicy
+    /// Whether a sync step runs as `stash sync` does (a sync of sealed changes when the seal
+    /// allows one, the seal written after a sync that leaves nothing to do), or always the
+    /// full sync without a seal. Whether the seal matches a store by its times or by its
+    /// bytes depends on the clock's granularity, so only the full sync makes the same calls
+    /// in every run (what `IOErrorTests` needs); the crash tests sync as the CLI does.
+    public let syncsAsTheCLI: Bool
+    /// How many sync steps ran as a sync of sealed changes.
+    public private(set) var sealedSyncs = 0
 
     /// A run of `workload` in `root` (prepared with ``Workload/prepare(in:)``).
     public init(
       workload: Workload, root: URL, fileSystem: any FileSystem,
-      compaction: CompactionPolicy = Workload.compaction
+      compaction: CompactionPolicy = Workload.compaction, syncsAsTheCLI: Bool = true
     ) {
+      self.syncsAsTheCLI = syncsAsTheCLI
       self.workload = workload
       self.root = root
       self.fileSystem = fileSystem
@@ -49,21 +58,53 @@ extension Workload {
 
     /// Opens a device's folder as the CLI does (for reading; saves take write access).
     public func open(_ device: Device, creating: Bool = false) throws -> DeviceFolder {
-      let ids = identifiers[device]!
-      let clock = self.clock
       let folder = try DeviceFolder.open(
-        at: Workload.home(device, in: root),
-        options: .init(
-          createIfMissing: creating, deviceName: "device-\(device.rawValue)", lockTimeout: 10,
-          clock: { clock.tick() }, newIdentifier: { ids.withLock { RecordID.random(using: &$0) } },
-          fileSystem: fileSystem, access: creating ? .writing : .reading,
-          compaction: compaction))
+        at: Workload.home(device, in: root), options: options(device, creating: creating))
       // The settings name the shared folder by its absolute path: a copy of a prepared
       // workload points its devices at its own shared folder (one save, in every run alike).
       let cloud = Workload.cloud(in: root)
       if !creating, folder.settings.cloudFolder != cloud { try folder.enableSync(cloud: cloud) }
       folders[device] = folder
       return folder
+    }
+
+    /// How the CLI opens a device's folder, with this run's clock, identifiers and file system.
+    /// Every store keeps its index (as a large store's do), so that a sync of sealed changes
+    /// opens both stores from them.
+    func options(
+      _ device: Device, creating: Bool = false, sealedChanges: SealedChanges? = nil
+    ) -> DeviceFolder.Options {
+      let ids = identifiers[device]!
+      let clock = self.clock
+      var options = DeviceFolder.Options(
+        createIfMissing: creating, deviceName: "device-\(device.rawValue)", lockTimeout: 10,
+        clock: { clock.tick() }, newIdentifier: { ids.withLock { RecordID.random(using: &$0) } },
+        fileSystem: fileSystem, access: creating ? .writing : .reading, compaction: compaction)
+      options.index = LocalStore.IndexPolicy(minimumRows: 1)
+      options.mirrorIndex = MirrorStore.IndexPolicy(minimumVersions: 1)
+      options.sealedChanges = sealedChanges
+      return options
+    }
+
+    /// A sync as `stash sync` runs it: a sync of sealed changes when the seal allows one
+    /// (through a second instance of the folder, as a new process would), else the full sync,
+    /// which writes the seal when it leaves nothing to do.
+    func sync(_ device: Device, _ folder: DeviceFolder) throws -> SyncRunReport {
+      guard syncsAsTheCLI else { return try folder.sync() }
+      let home = Workload.home(device, in: root)
+      if let changes = try DeviceFolder.sealedChanges(
+        at: home, lockTimeout: 10, fileSystem: fileSystem)
+      {
+        // The running process catches up with what the other instance wrote, whatever happens.
+        defer { try? folder.refresh() }
+        let other = try DeviceFolder.open(
+          at: home, options: options(device, sealedChanges: changes))
+        if let report = try other.syncSealedChanges() {
+          sealedSyncs += 1
+          return report
+        }
+      }
+      return try folder.sync(sealing: true)
     }
 
     /// The device's folder as this run has it open, if it is.
@@ -90,13 +131,15 @@ extension Workload {
         } else {
           folder = folders[step.device]!
         }
-        return try perform(step.action, on: folder)
+        return try perform(step.action, on: folder, of: step.device)
       } catch {
         return .failed("\(error)")
       }
     }
 
-    private func perform(_ action: Action, on folder: DeviceFolder) throws -> Outcome {
+    private func perform(_ action: Action, on folder: DeviceFolder, of device: Device) throws
+      -> Outcome
+    {
       switch action {
       case .add(let name, let quantity, let photo):
         let ref = photo ? try folder.storePhoto(at: Workload.photo(name, in: root)) : nil
@@ -119,7 +162,7 @@ extension Workload {
       case .sync:
         // A failed pass or export is reported, not thrown (the import is in the mirror): it is
         // this step's failure all the same.
-        let report = try folder.sync()
+        let report = try sync(device, folder)
         if let failure = report.passError ?? report.exportError { throw failure }
       case .resolve:
         guard let conflict = folder.conflicts().first else { return .skipped }

@@ -63,7 +63,8 @@ import Testing
   ) throws {
     let root = try reference.copy(to: folder)
     let files = FaultInjectingFileSystem()
-    let run = Workload.Run(workload: reference.workload, root: root, fileSystem: files)
+    let run = Workload.Run(
+      workload: reference.workload, root: root, fileSystem: files, syncsAsTheCLI: false)
     files.failCall(number)
     let failing = try #require(reference.step(making: number))
     let steps = reference.workload.steps

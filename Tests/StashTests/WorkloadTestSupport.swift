@@ -38,7 +38,9 @@ final class ReferenceRun: Sendable {
     try FileManager.default.copyItem(at: template, to: scratch)
     defer { try? FileManager.default.removeItem(at: scratch) }
     let files = FaultInjectingFileSystem()
-    let run = Workload.Run(workload: workload, root: scratch, fileSystem: files)
+    // The full sync only: a reference's calls must be the same in every run (IOErrorTests).
+    let run = Workload.Run(
+      workload: workload, root: scratch, fileSystem: files, syncsAsTheCLI: false)
     var states = [try Self.state(of: scratch)]
     var ends: [Int] = []
     var outcomes: [Workload.Outcome] = []

@@ -92,7 +92,7 @@ struct FuzzLane {
     init?(lane: Int) {
       guard let folder = ProcessInfo.processInfo.environment["STASH_FUZZ_LOG"] else { return nil }
       let path = folder + "/lane-\(lane).log"
-      FileManager.default.createFile(atPath: path, contents: nil)
+      _ = FileManager.default.createFile(atPath: path, contents: nil)
       guard let file = FileHandle(forWritingAtPath: path) else { return nil }
       self.file = file
     }

@@ -1,0 +1,34 @@
+import Foundation
+import JSONLines
+import StashTestSupport
+import StashWorkload
+import Testing
+
+/// The crash tests' workloads synced as `stash sync` does (syncs of sealed changes where the
+/// seal allows them) leave, after every step, exactly the stores the full syncs of their
+/// reference runs leave.
+@Suite struct WorkloadSyncTests {
+  @Test func syncingAsTheCLIDoesLeavesWhatTheFullSyncsLeave() throws {
+    try withTemporaryFolder { folder in
+      var sealed = 0
+      for seed in CrashTests.workloads {
+        let reference = try ReferenceRun(
+          Workload(seed: seed), in: folder.appendingPathComponent("template-\(seed)"))
+        let root = try reference.copy(to: folder.appendingPathComponent("cli-\(seed)"))
+        let run = Workload.Run(
+          workload: reference.workload, root: root, fileSystem: POSIXFileSystem())
+        for step in reference.workload.steps {
+          #expect(run.perform(step) == reference.outcomes[step.index], "seed \(seed): \(step)")
+          #expect(
+            try ReferenceRun.state(of: root) == reference.states[step.index + 1],
+            "seed \(seed): after \(step)")
+        }
+        sealed += run.sealedSyncs
+      }
+      print(
+        "WorkloadSyncTests: \(sealed) syncs of sealed changes in \(CrashTests.workloads.count) workloads"
+      )
+      #expect(sealed > 0)
+    }
+  }
+}
