@@ -1,6 +1,6 @@
 import Foundation
-public import JSONLines
-public import StashModel
+import JSONLines
+import StashModel
 
 /// The index beside `cloud.store` (`cloud.store.index`): for a known prefix of the mirror's
 /// file, where every `addVersion` line of each record is, sorted by record so that opening the

@@ -1,5 +1,5 @@
-public import JSONLines
-public import StashModel
+import JSONLines
+import StashModel
 import Synchronization
 
 extension MirrorStore {

@@ -53,7 +53,7 @@ struct IdentityChange {
   func localChanges(_ changes: [LocalChange]) -> [LocalChange] {
     changes.compactMap { change in
       switch change {
-      case .putRow(let row, let record, let hash):
+      case .putRow(let row, let record, _):
         guard let rekeyed = reKeyed(record) else { return change }
         return .putRow(row, rekeyed, rekeyed.snapshotHash)
       case .putCheckpoint(let key, let checkpoint):

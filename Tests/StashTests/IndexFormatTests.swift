@@ -10,18 +10,22 @@ import Testing
 /// `Fixtures/formats/index-1` and `index-2`) is never used, the answer comes from the store,
 /// and the next save writes the current format.
 @Suite struct IndexFormatTests {
-  /// The fixture folder copied into `folder`, its index re-pointed at the copy's store file
-  /// (an index names the file it describes by device and inode) with its checksum made
-  /// valid again: only its format version stands between it and use.
-  static func copyFormat1Fixture(to folder: URL) throws {
+  /// The fixture folder `formats/index-<version>` copied into `folder`, its index re-pointed
+  /// at the copy's store file (an index names the file it describes by device and inode) with
+  /// its checksum made valid again: only its format version stands between it and use.
+  ///
+  /// Both formats start alike: magic (18 bytes), version (4), a length (8) and a CRC-32 (4),
+  /// then the store id (a UInt16 length and its bytes) and the store file's device and inode
+  /// (UInt64 each). Format 1's CRC-32 covers everything after it, format 2's only the head,
+  /// whose length the fixed part gives.
+  static func copyFixture(version: Int, to folder: URL) throws {
     for name in ["default.store", "default.store.index"] {
       try FileManager.default.copyItem(
-        at: Fixtures.url("formats/index-1/\(name)"), to: folder.appendingPathComponent(name))
+        at: Fixtures.url("formats/index-\(version)/\(name)"),
+        to: folder.appendingPathComponent(name))
     }
     let indexURL = folder.appendingPathComponent("default.store.index")
     var bytes = [UInt8](try Data(contentsOf: indexURL))
-    // Format 1: magic (18 bytes), version, body length, body CRC-32, then the body: the store
-    // id (a UInt16 length and its bytes), the store file's device and inode (UInt64 each).
     var status = stat()
     #expect(stat(folder.appendingPathComponent("default.store").path, &status) == 0)
     let idLength = Int(bytes[34]) | Int(bytes[35]) << 8
@@ -32,14 +36,17 @@ import Testing
     withUnsafeBytes(of: UInt64(status.st_ino).littleEndian) {
       bytes.replaceSubrange((deviceAt + 8)..<(deviceAt + 16), with: $0)
     }
-    let checksum = CRC32.checksum(Array(bytes[34...]))
-    withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(30..<34, with: $0) }
+    let headLength = bytes[22..<30].reversed().reduce(0) { $0 << 8 | Int($1) }
+    let covered = version == 1 ? Array(bytes[34...]) : Array(bytes[34..<(34 + headLength)])
+    withUnsafeBytes(of: CRC32.checksum(covered).littleEndian) {
+      bytes.replaceSubrange(30..<34, with: $0)
+    }
     try Data(bytes).write(to: indexURL)
   }
 
   @Test func aFormat1IndexIsNotUsedAndTheNextSaveWritesTheCurrentFormat() throws {
     try withTemporaryFolder { folder in
-      try Self.copyFormat1Fixture(to: folder)
+      try Self.copyFixture(version: 1, to: folder)
       let indexURL = folder.appendingPathComponent("default.store.index")
       #expect(try Data(contentsOf: indexURL)[18] == 1)
       let focused = try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")])
@@ -57,39 +64,11 @@ import Testing
     }
   }
 
-  /// The format-2 fixture copied into `folder`, re-pointed at the copy's store file with its
-  /// head's checksum made valid again (format 2 and 3 share the fixed part and the head's
-  /// start): only its format version stands between it and use.
-  static func copyFormat2Fixture(to folder: URL) throws {
-    for name in ["default.store", "default.store.index"] {
-      try FileManager.default.copyItem(
-        at: Fixtures.url("formats/index-2/\(name)"), to: folder.appendingPathComponent(name))
-    }
-    let indexURL = folder.appendingPathComponent("default.store.index")
-    var bytes = [UInt8](try Data(contentsOf: indexURL))
-    // Magic (18 bytes), version (4), head length (8), head CRC-32 (4), then the head: the
-    // store id (a UInt16 length and its bytes), the store file's device and inode.
-    var status = stat()
-    #expect(stat(folder.appendingPathComponent("default.store").path, &status) == 0)
-    let headLength = bytes[22..<30].reversed().reduce(0) { $0 << 8 | Int($1) }
-    let idLength = Int(bytes[34]) | Int(bytes[35]) << 8
-    let deviceAt = 36 + idLength
-    withUnsafeBytes(of: UInt64(status.st_dev).littleEndian) {
-      bytes.replaceSubrange(deviceAt..<(deviceAt + 8), with: $0)
-    }
-    withUnsafeBytes(of: UInt64(status.st_ino).littleEndian) {
-      bytes.replaceSubrange((deviceAt + 8)..<(deviceAt + 16), with: $0)
-    }
-    let checksum = CRC32.checksum(Array(bytes[34..<(34 + headLength)]))
-    withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(30..<34, with: $0) }
-    try Data(bytes).write(to: indexURL)
-  }
-
   /// Format 2 held rows only: a focus on record keys would miss their tombstones and
   /// checkpoints, so it is ignored and the next save writes format 3.
   @Test func aFormat2IndexIsNotUsedAndTheNextSaveWritesTheCurrentFormat() throws {
     try withTemporaryFolder { folder in
-      try Self.copyFormat2Fixture(to: folder)
+      try Self.copyFixture(version: 2, to: folder)
       let indexURL = folder.appendingPathComponent("default.store.index")
       #expect(try Data(contentsOf: indexURL)[18] == 2)
       let focused = try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")])

@@ -74,7 +74,8 @@ public enum Paths {
   public static func currentFolder() -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     guard getcwd(&buffer, buffer.count) != nil else { return "/" }
-    return String(cString: buffer)
+    let length = buffer.firstIndex(of: 0) ?? buffer.count
+    return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   private static func realPath(_ path: String) -> String? {

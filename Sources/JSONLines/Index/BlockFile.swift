@@ -1,4 +1,4 @@
-public import StashModel
+import StashModel
 import Synchronization
 
 /// A derived file read a block at a time: a fixed part (a magic, a format version, the head's
@@ -11,7 +11,7 @@ import Synchronization
 /// The mirror's index uses it; it is generic so that any derived file can.
 public enum BlockFile {
   /// The body's block size: the unit a lookup reads and checks.
-  public static let blockSize = 4096
+  public static let blockSize = CheckedBlocks.blockSize
 
   /// The length of the fixed part for `magic`.
   public static func fixedLength(magic: [UInt8]) -> Int { magic.count + 4 + 8 + 4 }
@@ -56,11 +56,7 @@ public final class BlockFileReader {
   public let bodyLength: Int
   /// The head's CRC-32: two readers with equal ones read the same head.
   public let headChecksum: UInt32
-  private let checksums: [UInt32]
-  private let descriptor: FileDescriptor
-  private let fileSystem: any FileSystem
-  private let bodyStart: Int64
-  private var blocks = [Int: [UInt8]]()
+  private let body: CheckedBlocks
 
   /// Why a file could not be read as a block file.
   public enum Failure: Error, Hashable, Sendable {
@@ -87,7 +83,7 @@ public final class BlockFileReader {
     let fixedLength = BlockFile.fixedLength(magic: magic)
     guard let identity = try? fileSystem.identity(of: descriptor), identity.kind == .regular
     else { throw .missing }
-    guard let fixed = Self.read(descriptor, fixedLength, at: 0, fileSystem) else {
+    guard let fixed = CheckedBlocks.read(descriptor, fixedLength, at: 0, fileSystem) else {
       throw .damagedHead
     }
     let parsed: (UInt32, UInt64, UInt32)? = fixed.withUnsafeBytes { raw in
@@ -102,7 +98,7 @@ public final class BlockFileReader {
     guard found == version else { throw .otherVersion }
     guard length <= UInt64(maximumHeadLength),
       length <= UInt64(identity.size) - UInt64(min(identity.size, Int64(fixedLength))),
-      let whole = Self.read(descriptor, Int(length), at: Int64(fixedLength), fileSystem),
+      let whole = CheckedBlocks.read(descriptor, Int(length), at: Int64(fixedLength), fileSystem),
       CRC32.checksum(whole) == checksum
     else { throw .damagedHead }
     let split: (Int, [UInt32], [UInt8])? = whole.withUnsafeBytes { raw in
@@ -126,63 +122,21 @@ public final class BlockFileReader {
     self.head = head
     self.bodyLength = body
     self.headChecksum = checksum
-    self.checksums = sums
-    self.descriptor = descriptor
-    self.fileSystem = fileSystem
-    self.bodyStart = Int64(fixedLength) + Int64(length)
+    self.body = CheckedBlocks(
+      descriptor: descriptor, fileSystem: fileSystem,
+      bodyStart: Int64(fixedLength) + Int64(length), bodyLength: body, checksums: sums)
     owned = true
-  }
-
-  deinit { fileSystem.close(descriptor) }
-
-  private static func read(
-    _ descriptor: FileDescriptor, _ count: Int, at offset: Int64, _ fileSystem: any FileSystem
-  ) -> [UInt8]? {
-    guard let bytes = try? fileSystem.read(descriptor, count: count, at: offset),
-      bytes.count == count
-    else { return nil }
-    return bytes
-  }
-
-  /// Block `number` of the body, checked; `nil` when it cannot be read or fails its check.
-  private func block(_ number: Int) -> [UInt8]? {
-    if let block = blocks[number] { return block }
-    guard number >= 0, number < checksums.count else { return nil }
-    let start = number * BlockFile.blockSize
-    let length = min(BlockFile.blockSize, bodyLength - start)
-    guard let bytes = Self.read(descriptor, length, at: bodyStart + Int64(start), fileSystem),
-      CRC32.checksum(bytes) == checksums[number]
-    else { return nil }
-    if blocks.count > 256 { blocks.removeAll(keepingCapacity: true) }
-    blocks[number] = bytes
-    return bytes
   }
 
   /// `count` bytes of the body at `offset`; `nil` past its end or when a block fails its
   /// check.
   public func bytes(at offset: Int, count: Int) -> [UInt8]? {
-    guard count >= 0, offset >= 0, offset <= bodyLength - count else { return nil }
-    var out = [UInt8]()
-    out.reserveCapacity(count)
-    var position = offset
-    while position < offset + count {
-      let number = position / BlockFile.blockSize
-      guard let block = block(number) else { return nil }
-      let within = position - number * BlockFile.blockSize
-      let take = min(block.count - within, offset + count - position)
-      out += block[within..<(within + take)]
-      position += take
-    }
-    return out
+    body.bytes(at: offset, count: count)
   }
 
   /// A little-endian integer of the body at `offset`; `nil` past its end or when a block
   /// fails its check.
-  public func integer<T: FixedWidthInteger>(at offset: Int) -> T? {
-    bytes(at: offset, count: MemoryLayout<T>.size)?.withUnsafeBytes {
-      T(littleEndian: $0.loadUnaligned(as: T.self))
-    }
-  }
+  public func integer<T: FixedWidthInteger>(at offset: Int) -> T? { body.integer(at: offset) }
 }
 
 extension LogStore {

@@ -12,11 +12,8 @@ import StashModel
 final class IndexReader {
   /// The index's head.
   let index: LocalIndex
-  private let descriptor: FileDescriptor
-  private let fileSystem: any FileSystem
-  private let bodyStart: Int64
-  /// The blocks read so far, checked.
-  private var blocks = [Int: [UInt8]]()
+  /// The body, read and checked a block at a time.
+  private let body: CheckedBlocks
 
   /// Opens the index at `path` and checks its head; `nil` when it is missing, not a regular
   /// file, of another format version, or its head is damaged or does not fit the file.
@@ -36,50 +33,27 @@ final class IndexReader {
       return nil
     }
     index = found
-    self.descriptor = descriptor
-    self.fileSystem = fileSystem
-    bodyStart = identity.size - Int64(found.bodyLength)
+    body = CheckedBlocks(
+      descriptor: descriptor, fileSystem: fileSystem,
+      bodyStart: identity.size - Int64(found.bodyLength), bodyLength: found.bodyLength,
+      checksums: found.blockChecksums)
   }
-
-  deinit { fileSystem.close(descriptor) }
 
   /// The head of the index open at `descriptor` (`size` bytes long), checked; `nil` when it
   /// is not a whole head of this format that fits the file.
   private static func head(
     of descriptor: FileDescriptor, size: Int64, fileSystem: any FileSystem
   ) -> LocalIndex? {
-    guard let fixed = read(descriptor, LocalIndex.fixedLength, at: 0, fileSystem) else {
+    guard let fixed = CheckedBlocks.read(descriptor, LocalIndex.fixedLength, at: 0, fileSystem)
+    else {
       return nil
     }
     guard let (length, checksum) = fixed.withUnsafeBytes({ LocalIndex.fixedPart($0) }),
       length <= UInt64(size) - UInt64(LocalIndex.fixedLength), length <= 1 << 28,
-      let head = read(descriptor, Int(length), at: Int64(LocalIndex.fixedLength), fileSystem)
+      let head = CheckedBlocks.read(
+        descriptor, Int(length), at: Int64(LocalIndex.fixedLength), fileSystem)
     else { return nil }
     return head.withUnsafeBytes { LocalIndex(head: $0, checksum: checksum, fileLength: size) }
-  }
-
-  /// Exactly `count` bytes at `offset`; `nil` when the file ends first or cannot be read.
-  private static func read(
-    _ descriptor: FileDescriptor, _ count: Int, at offset: Int64, _ fileSystem: any FileSystem
-  ) -> [UInt8]? {
-    guard let bytes = try? fileSystem.read(descriptor, count: count, at: offset),
-      bytes.count == count
-    else { return nil }
-    return bytes
-  }
-
-  /// Block `number` of the body, checked; `nil` when it cannot be read or fails its check.
-  private func block(_ number: Int) -> [UInt8]? {
-    if let block = blocks[number] { return block }
-    guard number >= 0, number < index.blockChecksums.count else { return nil }
-    let start = number * LocalIndex.blockSize
-    let length = min(LocalIndex.blockSize, index.bodyLength - start)
-    guard let bytes = Self.read(descriptor, length, at: bodyStart + Int64(start), fileSystem),
-      CRC32.checksum(bytes) == index.blockChecksums[number]
-    else { return nil }
-    if blocks.count > 256 { blocks.removeAll(keepingCapacity: true) }
-    blocks[number] = bytes
-    return bytes
   }
 
   /// `count` bytes of the body at `offset`, inside `region`; `nil` past it or when a block
@@ -88,18 +62,7 @@ final class IndexReader {
     guard count >= 0, offset >= region.lowerBound, offset <= region.upperBound - count else {
       return nil
     }
-    var out = [UInt8]()
-    out.reserveCapacity(count)
-    var position = offset
-    while position < offset + count {
-      let number = position / LocalIndex.blockSize
-      guard let block = block(number) else { return nil }
-      let within = position - number * LocalIndex.blockSize
-      let take = min(block.count - within, offset + count - position)
-      out += block[within..<(within + take)]
-      position += take
-    }
-    return out
+    return body.bytes(at: offset, count: count)
   }
 
   private var entriesRegion: Range<Int> { 0..<index.entriesLength }

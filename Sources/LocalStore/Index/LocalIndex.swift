@@ -1,5 +1,5 @@
 import Foundation
-public import JSONLines
+import JSONLines
 import StashModel
 
 /// The index beside `default.store` (`default.store.index`): where the latest line of each
@@ -36,7 +36,7 @@ struct LocalIndex: Sendable {
   static let magic = Array("stash.local.index\n".utf8)
   static let fixedLength = magic.count + 4 + 8 + 4
   /// The body's block size: the unit a lookup reads and checks.
-  static let blockSize = 4096
+  static let blockSize = CheckedBlocks.blockSize
   /// The bytes of one slot of the id table (an entry's offset).
   static let idSlot = 4
   /// The bytes of one slot of the name table (an entry's offset and which of its names).

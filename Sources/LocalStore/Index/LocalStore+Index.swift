@@ -1,5 +1,5 @@
 import Foundation
-public import JSONLines
+import JSONLines
 public import StashModel
 import Synchronization
 
