@@ -3,12 +3,6 @@ import LocalStore
 import MirrorStore
 public import StashModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The sync seal: a derived file, `sync.seal` beside the stores, that lets a `stash sync` with
 /// nothing new skip opening both stores.
 ///
