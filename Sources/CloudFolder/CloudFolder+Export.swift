@@ -187,8 +187,8 @@ extension CloudFolder {
     var chunks = [([MirrorVersion], [[UInt8]])]()
     var current = ([MirrorVersion](), [[UInt8]]())
     var size = 0
-    for version in versions {
-      let line = Segment.line(of: version)
+    let lines = Parallel.map(count: versions.count) { index in Segment.line(of: versions[index]) }
+    for (version, line) in zip(versions, lines) {
       if !current.0.isEmpty,
         size + line.count + 1 > budget || current.0.count == CloudLimits.versionsPerSegment
       {

@@ -208,17 +208,26 @@ extension Segment {
     guard body.count + (partialTail ? 1 : 0) <= header.count else {
       return .damaged("it holds more lines than the \(header.count) versions it announces")
     }
-    var versions = [MirrorVersion]()
-    versions.reserveCapacity(body.count)
-    for (index, line) in body.enumerated() {
-      guard case .object(let object)? = try? JSONParser.parse(Array(line)) else {
-        return .damaged("line \(index + 2) is not a JSON object")
+    // Each line on its own, on every core; the first bad line (in file order) is the answer.
+    let bodyLines = Array(body)
+    let format = Int(header.version)
+    let decoded = Parallel.map(count: bodyLines.count) {
+      index -> Result<MirrorVersion, SegmentProblem> in
+      guard case .object(let object)? = try? JSONParser.parse(Array(bodyLines[index])) else {
+        return .failure(SegmentProblem("line \(index + 2) is not a JSON object"))
       }
-      do {
-        versions.append(
-          try MirrorVersion(json: object, schemas: schemas, format: Int(header.version)))
+      do throws(ModelError) {
+        return .success(try MirrorVersion(json: object, schemas: schemas, format: format))
       } catch {
-        return .damaged("line \(index + 2): \(error.message)")
+        return .failure(SegmentProblem("line \(index + 2): \(error.message)"))
+      }
+    }
+    var versions = [MirrorVersion]()
+    versions.reserveCapacity(decoded.count)
+    for result in decoded {
+      switch result {
+      case .success(let version): versions.append(version)
+      case .failure(let problem): return .damaged(problem.reason)
       }
     }
     guard versions.count == header.count, !partialTail else {

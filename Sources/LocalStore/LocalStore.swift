@@ -259,8 +259,12 @@ public final class LocalStore: Sendable {
   ///
   /// - Throws: ``LocalStoreError/staleHash(path:row:key:)`` for the first row that fails.
   public func verifyHashes(of rows: some Sequence<StoredRow>) throws(LocalStoreError) {
-    for row in rows where row.record.snapshotHash != row.hash {
-      throw .staleHash(path: path, row: row.row, key: row.record.key)
+    let rows = Array(rows)
+    let stale = Parallel.firstProblem(count: rows.count) { index in
+      rows[index].record.snapshotHash != rows[index].hash ? true : nil
+    }
+    if let (index, _) = stale {
+      throw .staleHash(path: path, row: rows[index].row, key: rows[index].record.key)
     }
   }
 }

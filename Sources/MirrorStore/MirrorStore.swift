@@ -157,13 +157,45 @@ public struct MirrorTransaction: Sendable {
   public mutating func write(
     _ snapshot: Snapshot, parents: Set<VersionID>, author: DeviceID, at time: Timestamp
   ) -> MirrorVersion {
+    let hash = snapshot.hash
+    return write(
+      snapshot, hash: hash, id: .derive(snapshot: hash, parents: parents), parents: parents,
+      author: author, at: time)
+  }
+
+  /// Writes a new version of each snapshot, in order, exactly as one
+  /// ``write(_:parents:author:at:)`` after another would; the snapshots are hashed and the
+  /// versions' ids derived on every core (``Parallel``).
+  ///
+  /// - Returns: The versions.
+  @discardableResult
+  public mutating func write(
+    _ writes: [(snapshot: Snapshot, parents: Set<VersionID>)], author: DeviceID,
+    at time: Timestamp
+  ) -> [MirrorVersion] {
+    let identities = Parallel.map(count: writes.count) { index in
+      let hash = writes[index].snapshot.hash
+      return (hash, VersionID.derive(snapshot: hash, parents: writes[index].parents))
+    }
+    return zip(writes, identities).map { write, identity in
+      self.write(
+        write.snapshot, hash: identity.0, id: identity.1, parents: write.parents, author: author,
+        at: time)
+    }
+  }
+
+  /// Writes the version of `snapshot` whose hash and id were derived from it and `parents`.
+  private mutating func write(
+    _ snapshot: Snapshot, hash: SnapshotHash, id: VersionID, parents: Set<VersionID>,
+    author: DeviceID, at time: Timestamp
+  ) -> MirrorVersion {
     let key = snapshot.key
     let addedHere = parents.compactMap { added[VersionRef(key: key, id: $0)] }.max() ?? 0
     let generation = max(
       content.nextGeneration(after: parents, of: key), addedHere == .max ? .max : addedHere + 1)
     let version = MirrorVersion(
-      snapshot: snapshot, parents: parents, generation: generation, author: author,
-      authoredAt: time)
+      snapshot: snapshot, hash: hash, id: id, parents: parents, generation: generation,
+      author: author, authoredAt: time)
     add(.addVersion(version, pending: true))
     return version
   }

@@ -53,10 +53,13 @@ extension MirrorStore {
   ///
   /// - Throws: ``UntrustedVersion`` for the first that cannot be trusted.
   public func verify(_ versions: some Sequence<MirrorVersion>) throws(UntrustedVersion) {
-    for version in versions {
-      if let problem = version.integrityProblem {
-        throw UntrustedVersion(path: path, version: version.id, key: version.key, problem: problem)
-      }
+    let versions = Array(versions)
+    let untrusted = Parallel.firstProblem(count: versions.count) { index in
+      versions[index].integrityProblem
+    }
+    if let (index, problem) = untrusted {
+      let version = versions[index]
+      throw UntrustedVersion(path: path, version: version.id, key: version.key, problem: problem)
     }
   }
 }

@@ -80,10 +80,9 @@ public struct Reconciler: Sendable {
     try mirror.file.withRollback {
       if !plan.mirrorWrites.isEmpty {
         try mirror.update { _, transaction in
-          for write in plan.mirrorWrites {
-            transaction.write(
-              write.snapshot, parents: write.parents, author: plan.device, at: plan.now)
-          }
+          transaction.write(
+            plan.mirrorWrites.map { ($0.snapshot, $0.parents) }, author: plan.device,
+            at: plan.now)
         }
       }
       try local.update("the reconcile pass", origin: .reconciler) { _, transaction in

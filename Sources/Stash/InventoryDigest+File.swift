@@ -139,10 +139,13 @@ extension InventoryDigest {
       for (position, item) in list.enumerated() where dirty[Int(bucketOf[position])] {
         tree.leaves[Int(bucketOf[position])][item.id] = item.entry
       }
+      let leaves = tree.leaves
+      let rehashes = Parallel.map(count: bucketCount, minimumChunk: 16) { [dirty] bucket in
+        dirty[bucket] ? (leaves[bucket].isEmpty ? emptyBucket : bucketHash(leaves[bucket])) : nil
+      }
       for bucket in 0..<bucketCount {
-        if dirty[bucket] {
-          let leaves = tree.leaves[bucket]
-          tree.buckets[bucket] = leaves.isEmpty ? emptyBucket : bucketHash(leaves)
+        if let rehash = rehashes[bucket] {
+          tree.buckets[bucket] = rehash
           rehashed += 1
         } else {
           tree.buckets[bucket] = stored.buckets[bucket]

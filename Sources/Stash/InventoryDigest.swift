@@ -61,8 +61,12 @@ public struct InventoryDigest: Sendable {
     }
     for model in models.keys {
       var tree = models[model]!
-      for bucket in 0..<Self.bucketCount where !tree.leaves[bucket].isEmpty {
-        tree.buckets[bucket] = Self.bucketHash(tree.leaves[bucket])
+      let leaves = tree.leaves
+      let hashes = Parallel.map(count: Self.bucketCount, minimumChunk: 16) { bucket in
+        leaves[bucket].isEmpty ? nil : Self.bucketHash(leaves[bucket])
+      }
+      for (bucket, hash) in hashes.enumerated() {
+        if let hash { tree.buckets[bucket] = hash }
       }
       tree.count = tree.leaves.reduce(0) { $0 + $1.count }
       tree.root = Self.modelHash(model, tree.buckets)

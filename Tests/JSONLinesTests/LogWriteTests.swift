@@ -107,3 +107,62 @@ import Testing
     }
   }
 }
+
+/// A large transaction is encoded on every core: its lines are those of the same operations
+/// written one transaction at a time, in order, and a line over the limit anywhere in it is
+/// refused before anything is written.
+@Suite struct LargeTransactionTests {
+  @Test func aLargeTransactionReadsBackInOrderWithItsLineSpans() throws {
+    try withTemporaryFolder { folder in
+      let path = folder.appendingPathComponent("a.store").path
+      let log = try Log.create(at: path, header: testHeader)
+      let operations = (1...5000).map { operation($0, String(repeating: "é\"\\", count: $0 % 40)) }
+      let spans = try log.append(operations)
+      #expect(spans.count == 5000)
+      let bytes = try fileBytes(path)
+      for (index, span) in spans.enumerated() {
+        let line = Array(bytes[Int(span.offset)..<(Int(span.offset) + span.length)])
+        #expect(bytes[Int(span.offset) + span.length] == 10)
+        #expect(span.line == index + 2)
+        guard case .object(let parsed)? = try? JSONParser.parse(line),
+          case .object(let op)? = parsed["op"]
+        else {
+          Issue.record("line \(index + 2) does not parse")
+          return
+        }
+        #expect(op == operations[index])
+      }
+      let (transactions, tail, _) = try readLog(path)
+      #expect(transactions == [Array(1...5000)])
+      #expect(tail == nil)
+      // The same operations appended in small transactions give the same op lines.
+      let other = folder.appendingPathComponent("b.store").path
+      let small = try Log.create(at: other, header: testHeader)
+      for start in stride(from: 0, to: 5000, by: 100) {
+        try small.append(Array(operations[start..<(start + 100)]))
+      }
+      let (smallTransactions, _, _) = try readLog(other)
+      #expect(smallTransactions.flatMap { $0 } == Array(1...5000))
+    }
+  }
+
+  @Test func aLineOverTheLimitDeepInALargeTransactionWritesNothing() throws {
+    try withTemporaryFolder { folder in
+      let path = folder.appendingPathComponent("a.store").path
+      let log = try Log.create(at: path, header: testHeader)
+      try log.append([operation(1)])
+      let before = try fileBytes(path)
+      var operations = (2...4000).map { operation($0) }
+      operations[3210] = operation(3212, String(repeating: "y", count: LogLimits.maximumLineLength))
+      #expect {
+        try log.append(operations)
+      } throws: { error in
+        guard case LogError.lineTooLong = error else { return false }
+        return true
+      }
+      #expect(try fileBytes(path) == before)
+      try log.append([operation(5000)])
+      #expect(try readLog(path).transactions == [[1], [5000]])
+    }
+  }
+}

@@ -28,17 +28,11 @@ extension Log {
     var lines = 1
     var last = LineSpan(offset: 0, length: bytes.count - 1, line: 1)
     if !operations.isEmpty {
-      for operation in operations {
-        let start = bytes.count
-        LineFraming.appendLine(to: &bytes) { out in
-          out.append(contentsOf: #""tx":1,"op":"#.utf8)
-          JSONWriter.write(.object(operation), into: &out)
-          out.append(UInt8(ascii: "}"))
-        }
-        let length = bytes.count - start - 1
-        guard length <= LogLimits.maximumLineLength else {
+      for piece in Log.encodeLines(of: operations, sequence: 1) {
+        for length in piece.lengths where length > LogLimits.maximumLineLength {
           throw .lineTooLong(path: path, length: length, limit: LogLimits.maximumLineLength)
         }
+        bytes.append(contentsOf: piece.bytes)
       }
       let commitStart = bytes.count
       Log.appendCommitLine(sequence: 1, count: operations.count, to: &bytes)

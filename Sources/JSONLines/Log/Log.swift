@@ -137,34 +137,26 @@ public final class Log {
   public func append(_ operations: [JSONObject]) throws(LogError) -> [LineSpan] {
     guard !operations.isEmpty else { return [] }
     let sequence = lastSequence + 1
+    let pieces = Log.encodeLines(of: operations, sequence: sequence)
     var bytes = [UInt8]()
-    bytes.reserveCapacity(operations.count * 256)
+    bytes.reserveCapacity(pieces.reduce(64) { $0 + $1.bytes.count })
     var spans = [LineSpan]()
     spans.reserveCapacity(operations.count)
-    for (index, operation) in operations.enumerated() {
-      if index == 64, operations.count > 128 {
-        // Lines run from 100 bytes to a few KiB: size the buffer from the first 64 so that a
-        // large transaction is not copied each time it outgrows a guess.
-        let estimate = bytes.count / 64 * operations.count + bytes.count / 64 * 4
-        if estimate > bytes.capacity { bytes.reserveCapacity(estimate + estimate / 16) }
-      }
-      let start = bytes.count
-      LineFraming.appendLine(to: &bytes) { out in
-        appendKey("tx", to: &out)
-        out.append(contentsOf: String(sequence).utf8)
-        out.append(UInt8(ascii: ","))
-        appendKey("op", to: &out)
-        JSONWriter.write(.object(operation), into: &out)
-        out.append(UInt8(ascii: "}"))
-      }
-      let length = bytes.count - start - 1
-      guard length <= LogLimits.maximumLineLength else {
+    for piece in pieces {
+      for length in piece.lengths where length > LogLimits.maximumLineLength {
         throw .lineTooLong(path: path, length: length, limit: LogLimits.maximumLineLength)
       }
-      spans.append(
-        LineSpan(
-          offset: committedEnd + Int64(start), length: length,
-          line: committedLines + spans.count + 1))
+    }
+    for piece in pieces {
+      var start = bytes.count
+      for length in piece.lengths {
+        spans.append(
+          LineSpan(
+            offset: committedEnd + Int64(start), length: length,
+            line: committedLines + spans.count + 1))
+        start += length + 1
+      }
+      bytes.append(contentsOf: piece.bytes)
     }
     let commitStart = bytes.count
     Log.appendCommitLine(sequence: sequence, count: operations.count, to: &bytes)
@@ -226,6 +218,36 @@ public final class Log {
     needsReopening = true
     try? fileSystem.truncate(descriptor, to: size)
     try? fileSystem.synchronize(descriptor)
+  }
+
+  /// The framed lines of one transaction's operations, in order, as consecutive pieces (each
+  /// the bytes of a run of lines and each line's length without its newline); a large
+  /// transaction is encoded on every core (``Parallel``), with the same bytes.
+  static func encodeLines(of operations: [JSONObject], sequence: Int64) -> [(
+    bytes: [UInt8], lengths: [Int]
+  )] {
+    let linesPerPiece = 256
+    let pieceCount = (operations.count + linesPerPiece - 1) / linesPerPiece
+    return Parallel.map(count: pieceCount, minimumChunk: 4) { piece in
+      let range = (piece * linesPerPiece)..<min(operations.count, (piece + 1) * linesPerPiece)
+      var bytes = [UInt8]()
+      bytes.reserveCapacity(range.count * 256)
+      var lengths = [Int]()
+      lengths.reserveCapacity(range.count)
+      for index in range {
+        let start = bytes.count
+        LineFraming.appendLine(to: &bytes) { out in
+          appendKey("tx", to: &out)
+          out.append(contentsOf: String(sequence).utf8)
+          out.append(UInt8(ascii: ","))
+          appendKey("op", to: &out)
+          JSONWriter.write(.object(operations[index]), into: &out)
+          out.append(UInt8(ascii: "}"))
+        }
+        lengths.append(bytes.count - start - 1)
+      }
+      return (bytes, lengths)
+    }
   }
 
   static func appendHeaderLine(_ header: LogHeader, to bytes: inout [UInt8]) {

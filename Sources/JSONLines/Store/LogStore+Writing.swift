@@ -26,7 +26,7 @@ extension LogStore {
     try writing { state throws(LogStoreError) in
       let spans: [LineSpan]
       do throws(LogError) {
-        spans = try state.log!.append(changes.map(Content.operation(for:)))
+        spans = try state.log!.append(LogStore.operations(for: changes))
       } catch {
         throw .write(error)
       }
@@ -53,7 +53,7 @@ extension LogStore {
       do throws(LogError) {
         if !state.content.isComplete { _ = try reload(&state, recover: true) }
         try state.log!.compact(
-          to: state.content.changesForCompaction.map(Content.operation(for:)))
+          to: LogStore.operations(for: state.content.changesForCompaction))
       } catch {
         throw .write(error)
       }
@@ -185,7 +185,7 @@ extension LogStore {
       // The catch-up before found no file, so none was created by another process since.
       guard let creation = state.creation else { throw .missing(path) }
       let log = try Log.create(at: path, header: creation.header, fileSystem: fileSystem)
-      try log.append(creation.initialChanges.map(Content.operation(for:)))
+      try log.append(LogStore.operations(for: creation.initialChanges))
       state.log = log
       state.creation = nil
       return []
@@ -286,7 +286,7 @@ extension LogStore {
       compaction.isWorthIt(lines: log.committedLines, liveChanges: state.content.liveChangeCount)
     else { return }
     do throws(LogError) {
-      try log.compact(to: state.content.changesForCompaction.map(Content.operation(for:)))
+      try log.compact(to: LogStore.operations(for: state.content.changesForCompaction))
       state.content.forgetLineSpans()
     } catch {
       // A failed compaction may still have replaced the file: the spans are not trusted.
@@ -298,4 +298,11 @@ extension LogStore {
 extension LogStore {
   /// The file-system seam the store writes through, for side files written beside it.
   public var fileSystemForRepairs: any FileSystem { fileSystem }
+}
+
+extension LogStore {
+  /// The log operations of `changes`, in order; a large batch is built on every core.
+  static func operations(for changes: [Content.Change]) -> [JSONObject] {
+    Parallel.map(count: changes.count) { index in Content.operation(for: changes[index]) }
+  }
 }

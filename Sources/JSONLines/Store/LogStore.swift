@@ -100,7 +100,7 @@ public final class LogStore<Content: LogContent>: Sendable {
     let proof = try lock.acquire()
     defer { lock.release(proof) }
     let log = try Log.create(at: path, header: header, fileSystem: fileSystem)
-    try log.append(initialChanges.map(Content.operation(for:)))
+    try log.append(LogStore.operations(for: initialChanges))
     var content = Content(header: header, context: context)
     for change in initialChanges { content.apply(change) }
     return LogStore(
@@ -204,7 +204,7 @@ public final class LogStore<Content: LogContent>: Sendable {
       throw .io(error)
     }
     try log.compact(
-      to: content.changesForCompaction.map(Content.operation(for:)), header: header)
+      to: LogStore.operations(for: content.changesForCompaction), header: header)
   }
 
   static func load(
