@@ -34,29 +34,39 @@ extension LocalIndex {
       settingsLine: LineSpan, bindingLine: LineSpan?
     ) -> [UInt8]? {
       var body = entries
-      typealias Key = (model: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer)
       typealias Sorted = (ids: [UInt32], names: [(offset: UInt32, number: UInt8)], keyed: [UInt32])
+      typealias Keys = (
+        model: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer, names: [UnsafeRawBufferPointer]
+      )
       let sorted: Sorted? = entries.output.withUnsafeBytes { raw in
-        var idKeys = [(key: Key, offset: UInt32)]()
-        var nameKeys = [(key: Key, offset: UInt32, number: UInt8)]()
-        var otherKeys = [(key: Key, offset: UInt32)]()
+        var found = [Keys]()
+        found.reserveCapacity(ids.count + keyed.count)
+        for offset in ids + keyed {
+          guard let keys = LocalIndex.keys(in: raw, at: Int(offset)) else { return nil }
+          found.append(keys)
+        }
+        let ranks = ModelRanks(found.lazy.map(\.model))
+        var idKeys = [(key: SortKey, offset: UInt32)]()
+        var nameKeys = [(key: SortKey, offset: UInt32, number: UInt8)]()
+        var otherKeys = [(key: SortKey, offset: UInt32)]()
         idKeys.reserveCapacity(ids.count)
         nameKeys.reserveCapacity(ids.count)
         otherKeys.reserveCapacity(keyed.count)
-        for offset in ids {
-          guard let found = LocalIndex.keys(in: raw, at: Int(offset)) else { return nil }
-          idKeys.append(((found.model, found.id), offset))
-          for (number, name) in found.names.enumerated() {
-            nameKeys.append(((found.model, name), offset, UInt8(number)))
+        for (position, offset) in ids.enumerated() {
+          let keys = found[position]
+          let rank = ranks.rank(of: keys.model)
+          idKeys.append((SortKey(rank: rank, key: keys.id), offset))
+          for (number, name) in keys.names.enumerated() {
+            nameKeys.append((SortKey(rank: rank, key: name), offset, UInt8(number)))
           }
         }
-        for offset in keyed {
-          guard let found = LocalIndex.keys(in: raw, at: Int(offset)) else { return nil }
-          otherKeys.append(((found.model, found.id), offset))
+        for (position, offset) in keyed.enumerated() {
+          let keys = found[ids.count + position]
+          otherKeys.append((SortKey(rank: ranks.rank(of: keys.model), key: keys.id), offset))
         }
-        idKeys.sort { LocalIndex.precedes($0.key, $1.key) }
-        nameKeys.sort { LocalIndex.precedes($0.key, $1.key) }
-        otherKeys.sort { LocalIndex.precedes($0.key, $1.key) }
+        idKeys.sort { $0.key < $1.key }
+        nameKeys.sort { $0.key < $1.key }
+        otherKeys.sort { $0.key < $1.key }
         return (
           idKeys.map(\.offset), nameKeys.map { ($0.offset, $0.number) }, otherKeys.map(\.offset)
         )

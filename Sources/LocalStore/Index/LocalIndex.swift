@@ -103,7 +103,11 @@ struct LocalIndex: Sendable {
   /// canonically decomposed, so that two canonically equivalent names (which Swift's `==`
   /// finds equal) have the same bytes.
   static func searchForm(_ text: String) -> [UInt8] {
-    Array(text.lowercased().decomposedStringWithCanonicalMapping.utf8)
+    // ASCII (most names) lowercases byte by byte and is its own decomposition.
+    if text.utf8.allSatisfy({ $0 < 0x80 }) {
+      return text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+    }
+    return Array(text.lowercased().decomposedStringWithCanonicalMapping.utf8)
   }
 
   /// Where the id table starts in the body.
