@@ -34,6 +34,8 @@ public final class LocalStore: Sendable {
   let indexPolicy: IndexPolicy
   /// What this process knows of the index.
   let indexState: Mutex<IndexState>
+  /// Whether saves defer their index builds, and the one running.
+  let indexDeferral = Mutex(IndexDeferral())
 
   /// What opening the store found.
   public struct OpenReport: Sendable {

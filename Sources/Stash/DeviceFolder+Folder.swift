@@ -1,4 +1,5 @@
 public import JSONLines
+import LocalStore
 public import StashModel
 
 // The sync folder's operations, repeated on the inventory so that inventory code reads as
@@ -16,13 +17,21 @@ extension DeviceFolder {
   /// Runs sync once (see ``SyncFolder/sync(sealing:progress:)``), then refreshes
   /// `default.store.digest`.
   ///
+  /// The local index a pass's save writes (a first sync's, a second device's) is built on
+  /// another core while the export and the digest run, and written before this returns
+  /// (``LocalStore/deferringIndexWrites(_:)``).
+  ///
   /// - Throws: ``StashError`` when nothing could be done.
   public func sync(
     sealing: Bool = false, progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(StashError) -> SyncRunReport {
-    let report = try folder.sync(sealing: sealing, progress: progress)
-    writeDigestFile()  // derived: what `sync status` rehashes less of
-    return report
+    func run() throws(StashError) -> SyncRunReport {
+      let report = try folder.sync(sealing: sealing, progress: progress)
+      writeDigestFile()  // derived: what `sync status` rehashes less of
+      return report
+    }
+    guard let local else { return try run() }
+    return try local.deferringIndexWrites(run)
   }
 
   /// The report of a sync with nothing new, without opening either store, when the sync seal

@@ -7,10 +7,11 @@ extension LocalStore {
   /// index is missing or far behind (see ``IndexPolicy``). Failing to write it changes
   /// nothing: it is derived.
   func maintainIndex() {
+    finishDeferredIndex()  // one built on another core is written first, in order
     compactFocusedStoreIfDue()
     let policy = indexPolicy
     var known = indexState.withLock { $0 }
-    let built: [UInt8]?? = file.withLog { log, content -> [UInt8]? in
+    let built: IndexBuild?? = file.withLog { log, content -> IndexBuild? in
       guard content.linesAreKnown, content.damagedRows.isEmpty,
         let settingsLine = content.settingsLine
       else { return nil }
@@ -19,9 +20,10 @@ extension LocalStore {
         guard let loaded = known.loaded, let end = known.end,
           log.committedEnd - end >= policy.rewriteAfterBytes
         else { return nil }
-        return LocalStore.updatedIndex(
-          loaded, at: indexPath, fileSystem: file.fileSystemForRepairs, log: log,
-          content: content, settingsLine: settingsLine)
+        return .bytes(
+          LocalStore.updatedIndex(
+            loaded, at: indexPath, fileSystem: file.fileSystemForRepairs, log: log,
+            content: content, settingsLine: settingsLine))
       }
       guard content.rows.count >= policy.minimumRows else { return nil }
       if !known.checked {
@@ -41,10 +43,50 @@ extension LocalStore {
       {
         return nil
       }
-      return LocalStore.buildIndex(log: log, content: content, settingsLine: settingsLine)
+      return LocalStore.wholeIndex(log: log, content: content, settingsLine: settingsLine)
+        .map(IndexBuild.whole)
     }
     indexState.withLock { $0 = known }
-    guard let built, let bytes = built else { return }
+    guard let built, let build = built else { return }
+    switch build {
+    case .bytes(let bytes):
+      if let bytes { writeIndex(bytes, known: known) }
+    case .whole(let input):
+      guard indexDeferral.withLock({ $0.depth > 0 }) else {
+        if let bytes = input.encoded() { writeIndex(bytes, known: known) }
+        return
+      }
+      let job = Background { input.encoded() }
+      indexDeferral.withLock { $0.pending = (job, known) }
+    }
+  }
+
+  /// Runs `body` with the index a save writes built on another core, and written when it is
+  /// next needed: by the next save, or when `body` returns. A sync runs its export and
+  /// digest meanwhile (they never write this store, and read its content without changing it,
+  /// so the build's copy of the content is never copied).
+  public func deferringIndexWrites<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    indexDeferral.withLock { $0.depth += 1 }
+    defer {
+      indexDeferral.withLock { $0.depth -= 1 }
+      finishDeferredIndex()
+    }
+    return try body()
+  }
+
+  /// Writes the index a deferred build made, once it is done.
+  func finishDeferredIndex() {
+    guard
+      let (job, known) = indexDeferral.withLock({ state in
+        defer { state.pending = nil }
+        return state.pending
+      })
+    else { return }
+    if let bytes = job.wait() { writeIndex(bytes, known: known) }
+  }
+
+  /// Writes `bytes` as the index, under the folder's lock, and notes what it covers.
+  private func writeIndex(_ bytes: [UInt8], known: IndexState) {
     guard let proof = try? lock.acquire() else { return }
     defer { lock.release(proof) }
     if (try? file.fileSystemForRepairs.writeFileAtomically(indexPath, bytes, durable: false))
@@ -138,21 +180,52 @@ extension LocalStore {
       row: stored.row.rawValue, span: span, model: model, id: id, names: names)
   }
 
-  /// The bytes of the index of a whole content whose lines are known.
-  static func buildIndex(log: Log, content: LocalContent, settingsLine: LineSpan) -> [UInt8]? {
-    var builder = LocalIndex.Builder(capacity: content.rows.count)
+  /// What the index of a whole content whose lines are known is encoded from (the file's
+  /// prefix read now, under the store's lock); `nil` when a row's line is unknown or the
+  /// file does not end with a commit.
+  static func wholeIndex(log: Log, content: LocalContent, settingsLine: LineSpan)
+    -> WholeIndexInput?
+  {
+    // The same rows, in the same order, as ``WholeIndexInput/encoded()`` adds them.
     var anchors = [LineSpan]()
     let step = max(1, content.rows.count / 14)
-    for (number, stored) in content.rows.values.enumerated() {
-      guard let span = content.rowLines[stored.row], let entry = entry(for: stored, at: span),
-        builder.append(entry)
-      else { return nil }
-      if number % step == 0 { anchors.append(span) }
+    for (number, stored) in content.rows.values.enumerated() where number % step == 0 {
+      guard let span = content.rowLines[stored.row] else { return nil }
+      anchors.append(span)
     }
-    guard appendKeyedEntries(of: content, to: &builder) else { return nil }
     guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
+    return WholeIndexInput(
+      content: content, prefix: prefix, storeID: log.header.storeID.rawValue,
+      settingsLine: settingsLine)
+  }
+}
+
+/// What an index is written from: its bytes (a focused store's, brought up to date from
+/// the index it read), or a whole store's content.
+enum IndexBuild {
+  case bytes([UInt8]?)
+  case whole(WholeIndexInput)
+}
+
+/// A whole store's index before it is encoded: the content and what was read from the file
+/// (its prefix, with the probes), so that encoding needs no file and can run on another core.
+struct WholeIndexInput: Sendable {
+  let content: LocalContent
+  let prefix: LogPrefix
+  let storeID: String
+  let settingsLine: LineSpan
+
+  /// The index's bytes; `nil` when an entry does not fit the format.
+  func encoded() -> [UInt8]? {
+    var builder = LocalIndex.Builder(capacity: content.rows.count)
+    for stored in content.rows.values {
+      guard let span = content.rowLines[stored.row],
+        let entry = LocalStore.entry(for: stored, at: span), builder.append(entry)
+      else { return nil }
+    }
+    guard LocalStore.appendKeyedEntries(of: content, to: &builder) else { return nil }
     return builder.encoded(
-      storeID: log.header.storeID.rawValue, prefix: prefix, nextRow: content.nextRow.rawValue,
+      storeID: storeID, prefix: prefix, nextRow: content.nextRow.rawValue,
       liveChanges: Int64(content.liveChangeCount), settingsLine: settingsLine,
       bindingLine: content.bindingLine)
   }
@@ -168,4 +241,12 @@ struct IndexState: Sendable {
   var loaded: LocalIndex?
   /// Whether the index on disk was looked at (a store opened without a focus has not).
   var checked: Bool
+}
+
+/// Index builds deferred by ``LocalStore/deferringIndexWrites(_:)``.
+struct IndexDeferral: Sendable {
+  /// How many deferring scopes are open.
+  var depth = 0
+  /// The build running on another core, with what was known of the index when it started.
+  var pending: (job: Background<[UInt8]?>, known: IndexState)?
 }
