@@ -101,17 +101,40 @@ extension DeviceFolder {
   /// pass), when the store was read in full and the file would change. A failure changes
   /// nothing: the file is derived.
   public func writeDigestFile() {
-    guard let content, content.isComplete, let storeID = local?.storeID.rawValue else { return }
-    let entries = Self.entries(of: content)
-    let computed = computeDigest(entries)
-    if computed.rehashed == 0 { return }  // the file is current
-    // Without a usable file the digest was just computed from every entry: write that one
-    // instead of hashing every record again (one built from a file keeps its clean buckets
-    // summarized, and cannot be written).
-    let digest = computed.usedFile ? InventoryDigest(entries) : computed.digest
-    guard let bytes = digest.fileBytes(storeID: storeID) else { return }
-    try? fileSystem.writeFileAtomically(
-      home + "/" + InventoryDigest.fileName, bytes, durable: false)
+    startDigestFile()?.finish()
+  }
+
+  /// Starts computing `default.store.digest` for the store as it is now on another core
+  /// (reading the current file here first), for ``DigestFileJob/finish()`` to write once the
+  /// caller has done what it does meanwhile without changing the store (a sync's export);
+  /// `nil` when the store was not read in full.
+  func startDigestFile() -> DigestFileJob? {
+    guard let content, content.isComplete, let storeID = local?.storeID.rawValue else {
+      return nil
+    }
+    let current = digestFileBytes()
+    return DigestFileJob(
+      path: home + "/" + InventoryDigest.fileName, fileSystem: fileSystem,
+      bytes: Background { Self.digestFile(of: content, storeID: storeID, current: current) })
+  }
+
+  /// The bytes `default.store.digest` should hold for `content`, given those it holds now;
+  /// `nil` when it is current (or the digest cannot be written).
+  static func digestFile(of content: LocalContent, storeID: String, current: [UInt8]?)
+    -> [UInt8]?
+  {
+    let entries = entries(of: content)
+    if let current,
+      let (_, rehashed) = InventoryDigest.reusing(
+        fileBytes: current, storeID: storeID, for: entries)
+    {
+      if rehashed == 0 { return nil }  // the file is current
+    } else if entries.isEmpty {
+      return nil  // nothing to write, and no file to bring up to date
+    }
+    // A digest built from a file keeps its clean buckets summarized and cannot be written:
+    // write the one computed from every entry.
+    return InventoryDigest(entries).fileBytes(storeID: storeID)
   }
 
   /// Each record's state on this device: its row (the first in row order when an id has
@@ -209,5 +232,19 @@ extension DeviceFolder {
       return name(deleted.snapshot.record)
     }
     return nil
+  }
+}
+
+/// A digest file being computed on another core (``DeviceFolder/startDigestFile()``).
+struct DigestFileJob {
+  let path: String
+  let fileSystem: any FileSystem
+  let bytes: Background<[UInt8]?>
+
+  /// Waits for the bytes and writes them (temporary file and rename, without fsync: the file
+  /// is derived and checks itself); a failure changes nothing.
+  func finish() {
+    guard let bytes = bytes.wait() else { return }
+    try? fileSystem.writeFileAtomically(path, bytes, durable: false)
   }
 }

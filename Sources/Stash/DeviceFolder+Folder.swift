@@ -17,8 +17,8 @@ extension DeviceFolder {
   /// Runs sync once (see ``SyncFolder/sync(sealing:progress:)``), then refreshes
   /// `default.store.digest`.
   ///
-  /// The local index a pass's save writes (a first sync's, a second device's) is built on
-  /// another core while the export and the digest run, and written before this returns
+  /// The local index a pass's save writes (a first sync's, a second device's) and the digest
+  /// are computed on another core while the export runs, and written before this returns
   /// (``LocalStore/deferringIndexWrites(_:)``).
   ///
   /// - Throws: ``StashError`` when nothing could be done.
@@ -26,8 +26,13 @@ extension DeviceFolder {
     sealing: Bool = false, progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(StashError) -> SyncRunReport {
     func run() throws(StashError) -> SyncRunReport {
-      let report = try folder.sync(sealing: sealing, progress: progress)
-      writeDigestFile()  // derived: what `sync status` rehashes less of
+      // Derived: what `sync status` rehashes less of, computed on another core during the
+      // export from the store as the pass left it (the export never writes it).
+      var digest: DigestFileJob?
+      let report = try folder.sync(sealing: sealing, progress: progress) {
+        digest = startDigestFile()
+      }
+      if let digest { digest.finish() } else { writeDigestFile() }
       return report
     }
     guard let local else { return try run() }

@@ -93,6 +93,15 @@ extension SyncFolder {
   public func sync(
     sealing: Bool = false, progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(StashError) -> SyncRunReport {
+    try sync(sealing: sealing, progress: progress, afterPass: {})
+  }
+
+  /// ``sync(sealing:progress:)``, calling `afterPass` once the pass is done (or did not run)
+  /// and before the export, which never writes the local store: what is derived from the
+  /// local store can start there (``DeviceFolder/sync(sealing:progress:)`` starts the digest).
+  func sync(
+    sealing: Bool, progress: (_ read: Int, _ total: Int) -> Void, afterPass: () -> Void
+  ) throws(StashError) -> SyncRunReport {
     let proof: FolderLock.Held
     do { proof = try lock.acquire() } catch { throw StashError(error) }
     defer { lock.release(proof) }
@@ -108,7 +117,8 @@ extension SyncFolder {
       try passes.run(request, with: reconciler)
     }
     let report = try run(
-      mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes, progress: progress)
+      mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes, progress: progress,
+      afterPass: afterPass)
     if sealing { updateSeal(after: report, mirror: mirror) }
     return report
   }
@@ -131,7 +141,8 @@ extension SyncFolder {
   ///   it does not hold): the report then says `stoppedBeforeImport`.
   func run(
     mirror: MirrorStore, cloud: CloudFolder, coordinator: SyncCoordinator, passes: PassReports,
-    progress: (Int, Int) -> Void = { _, _ in }, onlyIfNothingNew: Bool = false
+    progress: (Int, Int) -> Void = { _, _ in }, onlyIfNothingNew: Bool = false,
+    afterPass: () -> Void = {}
   ) throws(StashError) -> SyncRunReport {
     passes.clear()
     var report = SyncRunReport()
@@ -168,6 +179,7 @@ extension SyncFolder {
       report.merged = pass.merged
       report.duplicates = pass.duplicates
     }
+    afterPass()
     do throws(CloudError) {
       let exported = try cloud.export(
         from: mirror, deviceBlobs: blobs, at: clock(), deviceName: settings.name, post: post)

@@ -1,4 +1,5 @@
 import Foundation
+import JSONLines
 import LocalStore
 import Stash
 import StashModel
@@ -164,6 +165,41 @@ import Testing
       #expect(reused.overall == full.overall, "seed \(seed)")
       #expect(reused.perModel == full.perModel, "seed \(seed)")
       #expect(reused.counts == full.counts, "seed \(seed)")
+    }
+  }
+}
+
+/// A sync computes the digest file and the local index on other cores while it exports
+/// (``DeviceFolder/sync(sealing:progress:)``): both describe the store as the sync left it.
+@Suite struct DerivedFilesAfterSyncTests {
+  @Test func aSecondDevicesSyncLeavesACurrentDigestAndAUsableIndex() throws {
+    try withTemporaryFolder { root in
+      let cloud = root.appendingPathComponent("cloud")
+      try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+      let (a, b) = (root.appendingPathComponent("a"), root.appendingPathComponent("b"))
+      for folder in [a, b] { try DigestFileTests.open(folder).enableSync(cloud: cloud.path) }
+      let first = try DigestFileTests.open(a)
+      try first.local!.update("the items") { _, transaction in
+        for index in 0..<2500 {
+          try transaction.insert(Item(name: "Tube \(index)", quantity: 3, createdAt: epoch).record)
+        }
+      }
+      _ = try first.sync()
+      let second = try DigestFileTests.open(b)
+      let report = try second.sync()
+      #expect(report.appliedLocally == 2500)
+      // The digest file was computed from the store as the pass left it, not as it was opened.
+      let computed = try DigestFileTests.open(b).computeDigest()
+      #expect(computed.usedFile)
+      #expect(computed.rehashed == 0)
+      DigestFileTests.expectSame(computed.digest, try DigestFileTests.fullRebuild(b))
+      #expect(computed.digest.counts["item"] == 2500)
+      // The index (2,500 rows: over the default's 2,000) was written and describes the store.
+      let store = try LocalStore.open(
+        folder: b.path, schemas: InventorySchemas.registry, lock: FolderLock(folder: b.path),
+        focus: LocalStore.Focus([.init(model: "item", text: "Tube 1234")]))
+      #expect(store.openReport.index == .used(tailBytes: 0))
+      #expect(store.content.rows.values.contains { $0.record[field: "name"] == .string("Tube 1234") })
     }
   }
 }
