@@ -153,6 +153,39 @@ private func tube(
     #expect(batch.versions.allSatisfy { $0.integrityProblem == nil })
   }
 
+  /// A large transaction is decoded on every core before it is applied: a line whose JSON and
+  /// checksum are fine but whose version does not decode still refuses the file, naming that
+  /// line and not a later one (another line 900 lines on is damaged the same way).
+  @Test func aLargeTransactionWithAnUndecodableLineNamesTheFirst() throws {
+    try withTemporaryFolder { folder in
+      let mirror = try openMirror(folder)
+      let writes = (0..<3000).map { number -> (snapshot: Snapshot, parents: Set<VersionID>) in
+        let id = RecordID(String(format: "3f2b8c1e-0000-4000-8000-%012x", number))!
+        return (.record(tube(Int64(number % 50), id: id)), [])
+      }
+      try mirror.update { _, transaction in transaction.write(writes, author: alice, at: epoch) }
+      let url = folder.appendingPathComponent("cloud.store")
+      var lines = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      for number in [2001, 2901] {
+        let line = lines[number - 1]
+        let prefix = #"{"crc":"00000000","#
+        let body = String(line.dropFirst(prefix.count))
+          .replacingOccurrences(of: #""quantity":"#, with: #""quantity":"many","ignored":"#)
+        let crc = String(CRC32.checksum(Array(body.utf8)), radix: 16)
+        lines[number - 1] =
+          #"{"crc":""# + String(repeating: "0", count: 8 - crc.count) + crc + #"","# + body
+      }
+      try Data(lines.joined(separator: "\n").utf8).write(to: url)
+      #expect {
+        try openMirror(folder)
+      } throws: { error in
+        // "damaged at line 2001 (Field 'quantity' takes a counter: …)"
+        String(describing: error).contains("line 2001 (Field 'quantity'")
+      }
+    }
+  }
+
   @Test func everythingSurvivesReopeningAndCompaction() throws {
     try withTemporaryFolder { folder in
       let mirror = try openMirror(folder)

@@ -199,7 +199,8 @@ import Testing
         folder: b.path, schemas: InventorySchemas.registry, lock: FolderLock(folder: b.path),
         focus: LocalStore.Focus([.init(model: "item", text: "Tube 1234")]))
       #expect(store.openReport.index == .used(tailBytes: 0))
-      #expect(store.content.rows.values.contains { $0.record[field: "name"] == .string("Tube 1234") })
+      #expect(
+        store.content.rows.values.contains { $0.record[field: "name"] == .string("Tube 1234") })
     }
   }
 }

@@ -25,6 +25,10 @@ public protocol LogContent: Sendable {
 
   /// Reads one operation line.
   ///
+  /// The result may depend on the content's context (its schemas) only, never on what was
+  /// applied: a transaction's operations are decoded together, on every core, before the
+  /// first is applied.
+  ///
   /// - Throws: ``ModelError`` saying what is wrong; the store reports it with the line number.
   func change(from operation: JSONObject) throws(ModelError) -> Change
 

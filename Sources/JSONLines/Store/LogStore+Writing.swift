@@ -30,7 +30,7 @@ extension LogStore {
       } catch {
         throw .write(error)
       }
-      for (change, span) in zip(changes, spans) { state.content.apply(change, at: span) }
+      for index in changes.indices { state.content.apply(changes[index], at: spans[index]) }
       compactIfWorthIt(&state)
     }
     return (result, changes)

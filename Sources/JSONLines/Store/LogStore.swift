@@ -225,14 +225,25 @@ public final class LogStore<Content: LogContent>: Sendable {
   static func replay(
     _ transaction: Transaction, into content: inout Content, path: String
   ) throws(LogError) {
-    for operation in transaction.operations {
-      let change: Content.Change
-      do {
-        change = try content.change(from: operation.object, line: operation.line)
-      } catch {
+    // Decoding needs only the content's context (``LogContent/change(from:line:)``): a large
+    // transaction's operations are decoded on every core, then applied in order, the first
+    // that does not decode stopping the replay as before.
+    let operations = transaction.operations
+    let changes: [Result<Content.Change, ModelError>]
+    do {
+      let decoder = content
+      changes = Parallel.map(count: operations.count) { index in
+        Result { () throws(ModelError) in
+          try decoder.change(from: operations[index].object, line: operations[index].line)
+        }
+      }
+    }
+    for (operation, change) in zip(operations, changes) {
+      switch change {
+      case .success(let change): content.apply(change, at: operation.span)
+      case .failure(let error):
         throw .damaged(path: path, line: operation.line, reason: error.message)
       }
-      content.apply(change, at: operation.span)
     }
   }
 }
