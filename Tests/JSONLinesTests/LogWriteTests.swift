@@ -146,6 +146,29 @@ import Testing
     }
   }
 
+  /// A large transaction is written piece by piece (no second copy of it in memory): a write
+  /// that fails on any piece, or the fsync after the last, leaves the file as it was.
+  @Test(arguments: [0, 1, 5, 19])
+  func aFailedWriteOfAnyPieceLeavesTheFileAsItWas(skipping pieces: Int) throws {
+    try withTemporaryFolder { folder in
+      let path = folder.appendingPathComponent("a.store").path
+      let files = FaultInjectingFileSystem()
+      let log = try Log.create(at: path, header: testHeader, fileSystem: files)
+      try log.append([operation(1)])
+      let before = try fileBytes(path)
+      let operations = (2...5001).map { operation($0) }  // 20 pieces of 256 lines
+      files.inject(.write(keepingBytes: 100), afterSkipping: pieces)
+      #expect(throws: LogError.self) { try log.append(operations) }
+      #expect(files.allFaultsFired)
+      #expect(try fileBytes(path) == before)
+      files.inject(.synchronize)
+      #expect(throws: LogError.self) { try log.append(operations) }
+      #expect(try fileBytes(path) == before)
+      try log.append(operations)
+      #expect(try readLog(path).transactions == [[1], Array(2...5001)])
+    }
+  }
+
   @Test func aLineOverTheLimitDeepInALargeTransactionWritesNothing() throws {
     try withTemporaryFolder { folder in
       let path = folder.appendingPathComponent("a.store").path

@@ -137,18 +137,17 @@ public final class Log {
   public func append(_ operations: [JSONObject]) throws(LogError) -> [LineSpan] {
     guard !operations.isEmpty else { return [] }
     let sequence = lastSequence + 1
-    let pieces = Log.encodeLines(of: operations, sequence: sequence)
-    var bytes = [UInt8]()
-    bytes.reserveCapacity(pieces.reduce(64) { $0 + $1.bytes.count })
-    var spans = [LineSpan]()
-    spans.reserveCapacity(operations.count)
+    var pieces = Log.encodeLines(of: operations, sequence: sequence)
     for piece in pieces {
       for length in piece.lengths where length > LogLimits.maximumLineLength {
         throw .lineTooLong(path: path, length: length, limit: LogLimits.maximumLineLength)
       }
     }
+    var spans = [LineSpan]()
+    spans.reserveCapacity(operations.count)
+    var written = 0  // bytes of the transaction before the current piece
     for piece in pieces {
-      var start = bytes.count
+      var start = written
       for length in piece.lengths {
         spans.append(
           LineSpan(
@@ -156,10 +155,14 @@ public final class Log {
             line: committedLines + spans.count + 1))
         start += length + 1
       }
-      bytes.append(contentsOf: piece.bytes)
+      written += piece.bytes.count
     }
-    let commitStart = bytes.count
-    Log.appendCommitLine(sequence: sequence, count: operations.count, to: &bytes)
+    // The commit line ends the last piece; the pieces are written one after another, not
+    // copied into one buffer first (a first sync's pass writes 78 MB in one transaction).
+    let commitStart = written
+    Log.appendCommitLine(
+      sequence: sequence, count: operations.count, to: &pieces[pieces.count - 1].bytes)
+    let total = pieces.reduce(0) { $0 + $1.bytes.count }
     try prepareToWrite()
     do throws(FileSystemError) {
       let size = try fileSystem.identity(of: descriptor).size
@@ -168,16 +171,20 @@ public final class Log {
           operation: "append to", path: path, code: 0,
           reason: "the file changed since it was read (\(size) bytes, expected \(committedEnd))")
       }
-      try fileSystem.write(descriptor, bytes, at: committedEnd)
+      var offset = committedEnd
+      for piece in pieces {
+        try fileSystem.write(descriptor, piece.bytes, at: offset)
+        offset += Int64(piece.bytes.count)
+      }
       try fileSystem.synchronize(descriptor)
     } catch {
       cutBack(to: committedEnd)
       throw .io(error.renamed(path))
     }
     lastCommit = LineSpan(
-      offset: committedEnd + Int64(commitStart), length: bytes.count - commitStart - 1,
+      offset: committedEnd + Int64(commitStart), length: total - commitStart - 1,
       line: committedLines + operations.count + 1)
-    committedEnd += Int64(bytes.count)
+    committedEnd += Int64(total)
     lastSequence = sequence
     committedLines += operations.count + 1
     return spans
