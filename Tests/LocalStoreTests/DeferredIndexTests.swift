@@ -76,3 +76,31 @@ import Testing
     }
   }
 }
+
+/// The prefix the sync seal records (``LocalStore/describePrefix()``) is the same for every
+/// open of the same file, with its probes spread through it in file order: it was once taken
+/// in the rows' dictionary order, which differs from one open to the next.
+@Suite struct DescribedPrefixTests {
+  @Test func everyOpenOfAFileDescribesItsPrefixTheSameWay() throws {
+    try withTemporaryFolder { folder in
+      _ = try DeferredIndexTests.open(folder)
+      let store = try DeferredIndexTests.open(folder)
+      for number in 0..<200 {
+        try store.update("one") { _, transaction in
+          try transaction.insert(
+            SyncFocusTests.record(SyncFocusTests.key(number), "Tube \(number)"))
+        }
+      }
+      let described = try #require(store.describePrefix())
+      for _ in 0..<5 {
+        #expect(try DeferredIndexTests.open(folder).describePrefix() == described)
+      }
+      let offsets = described.probes.map(\.span.offset)
+      #expect(offsets == offsets.sorted())
+      #expect(described.probes.count == 18)  // the header, 16 rows, the last commit
+      let size = try #require(
+        FileManager.default.attributesOfItem(atPath: store.path)[.size] as? Int)
+      #expect(offsets[16] > Int64(size) * 3 / 4, "the rows probed reach the end of the file")
+    }
+  }
+}
