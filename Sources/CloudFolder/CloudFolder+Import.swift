@@ -235,8 +235,11 @@ extension CloudFolder {
   ) -> [(RecordKey, [MirrorVersion])] {
     var byKey = [RecordKey: [MirrorVersion]]()
     var order = [RecordKey]()
-    for version in segment.versions {
-      if let problem = version.importProblem() {
+    // Each version checked on its own (its hash, id and model), on every core.
+    let versions = segment.versions
+    let problems = Parallel.map(count: versions.count) { versions[$0].importProblem() }
+    for (version, problem) in zip(versions, problems) {
+      if let problem {
         report.rejected.append(
           .init(
             segment: path,

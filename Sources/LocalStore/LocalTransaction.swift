@@ -7,7 +7,25 @@ public import StashModel
 /// (a delete is never half-done, and a tombstone it was replacing stays as it was).
 public struct LocalTransaction: Sendable {
   /// The changes, in order.
-  public private(set) var changes: [LocalChange] = []
+  ///
+  /// An inserted or replaced row's snapshot hash is computed here, for all of them at once on
+  /// every core (a second device's first pass inserts 100,000 rows): read it once, when the
+  /// transaction is complete.
+  public var changes: [LocalChange] {
+    let recorded = self.recorded
+    return Parallel.map(count: recorded.count) { index in
+      switch recorded[index] {
+      case .change(let change): change
+      case .row(let row, let record): .putRow(row, record, record.snapshotHash)
+      }
+    }
+  }
+  /// The changes, each row's without its hash yet.
+  private var recorded: [Recorded] = []
+  private enum Recorded: Sendable {
+    case change(LocalChange)
+    case row(RowID, Record)
+  }
   private var nextRow: RowID
   private let schemas: SchemaRegistry
 
@@ -30,7 +48,7 @@ public struct LocalTransaction: Sendable {
     }
     let row = nextRow
     nextRow = RowID(row.rawValue + 1)
-    changes.append(.putRow(row, record, record.snapshotHash))
+    recorded.append(.row(row, record))
     return row
   }
 
@@ -39,7 +57,7 @@ public struct LocalTransaction: Sendable {
   /// - Throws: ``ModelError`` when the record's model is not registered with this store.
   public mutating func replace(_ row: RowID, with record: Record) throws(ModelError) {
     try checkRegistered(record)
-    changes.append(.putRow(row, record, record.snapshotHash))
+    recorded.append(.row(row, record))
   }
 
   /// Deletes a row explicitly: its tombstone first, then the row, in this one transaction.
@@ -52,55 +70,55 @@ public struct LocalTransaction: Sendable {
   public mutating func delete(_ row: StoredRow, at time: Timestamp) -> Tombstone {
     let tombstone = Tombstone(
       model: row.record.model, id: row.record.id, deletedAt: time, deletedHash: row.hash)
-    changes.append(.putTombstone(tombstone))
-    changes.append(.removeRow(row.row))
+    recorded.append(.change(.putTombstone(tombstone)))
+    recorded.append(.change(.removeRow(row.row)))
     return tombstone
   }
 
   /// Removes a row without a tombstone (only the reconciler does this, when it applies a
   /// tombstone that arrived: it writes that tombstone itself).
   public mutating func removeRow(_ row: RowID) {
-    changes.append(.removeRow(row))
+    recorded.append(.change(.removeRow(row)))
   }
 
   /// Writes or replaces the tombstone of its key.
   public mutating func putTombstone(_ tombstone: Tombstone) {
-    changes.append(.putTombstone(tombstone))
+    recorded.append(.change(.putTombstone(tombstone)))
   }
 
   /// Removes the tombstone of `key`.
   public mutating func removeTombstone(_ key: RecordKey) {
-    changes.append(.removeTombstone(key))
+    recorded.append(.change(.removeTombstone(key)))
   }
 
   /// Sets (or, with `nil`, forgets) the checkpoint of `key`.
   public mutating func setCheckpoint(_ key: RecordKey, to checkpoint: Checkpoint?) {
-    changes.append(checkpoint.map { .putCheckpoint(key, $0) } ?? .removeCheckpoint(key))
+    recorded.append(.change(checkpoint.map { .putCheckpoint(key, $0) } ?? .removeCheckpoint(key)))
   }
 
   /// Forgets every checkpoint and binds the set to `mirror`.
   public mutating func bindCheckpoints(to mirror: StoreID?) {
-    changes.append(.bindCheckpoints(mirror))
+    recorded.append(.change(.bindCheckpoints(mirror)))
   }
 
   /// Records or updates a conflict.
   public mutating func put(_ conflict: SyncConflict) {
-    changes.append(.putConflict(conflict))
+    recorded.append(.change(.putConflict(conflict)))
   }
 
   /// Records or updates a diagnostic.
   public mutating func put(_ diagnostic: Diagnostic) {
-    changes.append(.putDiagnostic(diagnostic))
+    recorded.append(.change(.putDiagnostic(diagnostic)))
   }
 
   /// Removes a diagnostic.
   public mutating func removeDiagnostic(_ key: RecordKey, store: Diagnostic.Store) {
-    changes.append(.removeDiagnostic(key, store))
+    recorded.append(.change(.removeDiagnostic(key, store)))
   }
 
   /// Replaces the device's settings.
   public mutating func setSettings(_ settings: DeviceSettings) {
-    changes.append(.putSettings(settings))
+    recorded.append(.change(.putSettings(settings)))
   }
 
   /// The keys of the records whose rows or tombstones `changes` touch.
