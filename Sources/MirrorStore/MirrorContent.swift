@@ -295,7 +295,23 @@ public struct MirrorContent: Sendable {
 
   /// The versions waiting to be exported, in a stable order.
   public var pendingVersions: [MirrorVersion] {
-    pending.sorted().compactMap { versions[$0.key]?[$0.id] }
+    // In ``VersionRef``'s order, sorted on plain values (each model's rank among the models,
+    // the ids): sorting the refs themselves retained and released a model name at every
+    // move, 3% of a first sync of 100,000 records.
+    let refs = Array(pending)
+    let models = Set(refs.map(\.key.model)).sorted()
+    let rank = Dictionary(uniqueKeysWithValues: models.enumerated().map { ($1, $0) })
+    var order = refs.indices.map { index in
+      (
+        rank: rank[refs[index].key.model]!, id: refs[index].key.id, version: refs[index].id,
+        index: index
+      )
+    }
+    order.sort { ($0.rank, $0.id, $0.version) < ($1.rank, $1.id, $1.version) }
+    return order.compactMap { entry in
+      let ref = refs[entry.index]
+      return versions[ref.key]?[ref.id]
+    }
   }
 }
 

@@ -186,6 +186,36 @@ private func tube(
     }
   }
 
+  /// The pending versions come in ``VersionRef``'s order (model, id, version id), sorted on
+  /// plain values: the same order as sorting the refs, over two models and several versions
+  /// of one record.
+  @Test func pendingVersionsComeInVersionRefOrder() throws {
+    try withTemporaryFolder { folder in
+      let mirror = try openMirror(folder)
+      var random = SeededRandom(seed: 41)
+      try mirror.update { _, transaction in
+        for number in 0..<300 {
+          let id = RecordID(
+            String(
+              format: "%08x-0000-4000-8000-%012x",
+              UInt32.random(in: 0...UInt32.max, using: &random), number))!
+          let snapshot: Snapshot =
+            number % 3 == 0
+            ? .record(Location(id: id, name: "Shelf \(number)", createdAt: epoch).record)
+            : .record(tube(Int64(number), id: id))
+          let first = transaction.write(snapshot, parents: [], author: alice, at: epoch)
+          if number % 7 == 0 {
+            transaction.write(
+              .record(tube(1, id: id)), parents: [first.id], author: alice, at: epoch)
+          }
+        }
+      }
+      let refs = mirror.content.pendingVersions.map(\.ref)
+      #expect(refs.count == 343)
+      #expect(refs == mirror.content.pending.sorted())
+    }
+  }
+
   @Test func everythingSurvivesReopeningAndCompaction() throws {
     try withTemporaryFolder { folder in
       let mirror = try openMirror(folder)

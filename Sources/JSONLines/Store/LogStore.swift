@@ -238,11 +238,11 @@ public final class LogStore<Content: LogContent>: Sendable {
         }
       }
     }
-    for (operation, change) in zip(operations, changes) {
-      switch change {
-      case .success(let change): content.apply(change, at: operation.span)
+    for index in operations.indices {
+      switch changes[index] {
+      case .success(let change): content.apply(change, at: operations[index].span)
       case .failure(let error):
-        throw .damaged(path: path, line: operation.line, reason: error.message)
+        throw .damaged(path: path, line: operations[index].line, reason: error.message)
       }
     }
   }
