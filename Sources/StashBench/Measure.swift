@@ -21,6 +21,10 @@ struct Measurement {
 func measure(_ path: String, _ arguments: [String], output: String = "/dev/null")
   -> Measurement
 {
+  // What the preparation wrote (a copied store, an earlier scenario's files) is flushed
+  // first: the measured program's first fsync would otherwise write it out too (ext4 commits
+  // other files' dirty data with it), and its time would count as the program's.
+  sync()
   // A child's peak memory as the kernel reports it includes this (large) process's memory
   // at the spawn, so it is taken from GNU time, which spawns the program from its own small
   // process, when it is installed.

@@ -20,8 +20,8 @@ extension TargetBench {
   var syncCloud: String { folder + "/sync-cloud" }
   var smallFolder: String { folder + "/sync-1k" }
 
-  /// How often a scenario that costs a whole store is run: at most 3, once from 100k items.
-  var wholeStoreRuns: Int { size >= 100_000 ? 1 : min(runs, 3) }
+  /// How often a scenario that costs a whole store is run: at most 3, once at 1M items.
+  var wholeStoreRuns: Int { size >= 1_000_000 ? 1 : min(runs, 3) }
 
   /// Every sync scenario, in the order of DESIGN's targets.
   func syncScenarios() -> [ScenarioResult] {

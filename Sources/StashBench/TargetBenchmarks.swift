@@ -305,7 +305,8 @@ struct TargetBench {
     print("")
     print(
       "Sync scenarios: 'sync (one edit)' consumes one item (untimed) before each timed sync; "
-        + "a whole-store sync runs once from 100k items. Not measured here: doctor's progress.")
+        + "a first sync and a second device's import run at most 3 times (once at 1M). Not "
+        + "measured here: doctor's progress.")
   }
 
   func met(_ result: ScenarioResult, storeBytes: Int) -> String {
