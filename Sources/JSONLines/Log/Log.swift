@@ -135,16 +135,30 @@ public final class Log {
   ///   system fails (nothing was committed); ``LogError/readOnly(_:)``.
   @discardableResult
   public func append(_ operations: [JSONObject]) throws(LogError) -> [LineSpan] {
-    guard !operations.isEmpty else { return [] }
+    try append(count: operations.count) { operations[$0] }
+  }
+
+  /// ``append(_:)`` of `count` operations made one at a time by `operation`, on every core,
+  /// as their lines are encoded: a large transaction (a first sync's 100,000 versions) never
+  /// holds every operation's JSON tree at once.
+  ///
+  /// - Parameters:
+  ///   - count: How many operations; none writes nothing.
+  ///   - operation: The operation at an index; pure.
+  @discardableResult
+  public func append(count: Int, operation: @Sendable (Int) -> JSONObject) throws(LogError)
+    -> [LineSpan]
+  {
+    guard count > 0 else { return [] }
     let sequence = lastSequence + 1
-    var pieces = Log.encodeLines(of: operations, sequence: sequence)
+    var pieces = Log.encodeLines(count: count, sequence: sequence, operation: operation)
     for piece in pieces {
       for length in piece.lengths where length > LogLimits.maximumLineLength {
         throw .lineTooLong(path: path, length: length, limit: LogLimits.maximumLineLength)
       }
     }
     var spans = [LineSpan]()
-    spans.reserveCapacity(operations.count)
+    spans.reserveCapacity(count)
     var written = 0  // bytes of the transaction before the current piece
     for piece in pieces {
       var start = written
@@ -161,7 +175,7 @@ public final class Log {
     // copied into one buffer first (a first sync's pass writes 78 MB in one transaction).
     let commitStart = written
     Log.appendCommitLine(
-      sequence: sequence, count: operations.count, to: &pieces[pieces.count - 1].bytes)
+      sequence: sequence, count: count, to: &pieces[pieces.count - 1].bytes)
     let total = pieces.reduce(0) { $0 + $1.bytes.count }
     try prepareToWrite()
     do throws(FileSystemError) {
@@ -183,10 +197,10 @@ public final class Log {
     }
     lastCommit = LineSpan(
       offset: committedEnd + Int64(commitStart), length: total - commitStart - 1,
-      line: committedLines + operations.count + 1)
+      line: committedLines + count + 1)
     committedEnd += Int64(total)
     lastSequence = sequence
-    committedLines += operations.count + 1
+    committedLines += count + 1
     return spans
   }
 
@@ -230,13 +244,13 @@ public final class Log {
   /// The framed lines of one transaction's operations, in order, as consecutive pieces (each
   /// the bytes of a run of lines and each line's length without its newline); a large
   /// transaction is encoded on every core (``Parallel``), with the same bytes.
-  static func encodeLines(of operations: [JSONObject], sequence: Int64) -> [(
-    bytes: [UInt8], lengths: [Int]
-  )] {
+  static func encodeLines(
+    count: Int, sequence: Int64, operation: @Sendable (Int) -> JSONObject
+  ) -> [(bytes: [UInt8], lengths: [Int])] {
     let linesPerPiece = 256
-    let pieceCount = (operations.count + linesPerPiece - 1) / linesPerPiece
+    let pieceCount = (count + linesPerPiece - 1) / linesPerPiece
     return Parallel.map(count: pieceCount, minimumChunk: 4) { piece in
-      let range = (piece * linesPerPiece)..<min(operations.count, (piece + 1) * linesPerPiece)
+      let range = (piece * linesPerPiece)..<min(count, (piece + 1) * linesPerPiece)
       var bytes = [UInt8]()
       bytes.reserveCapacity(range.count * 256)
       var lengths = [Int]()
@@ -248,7 +262,7 @@ public final class Log {
           out.append(contentsOf: String(sequence).utf8)
           out.append(UInt8(ascii: ","))
           appendKey("op", to: &out)
-          JSONWriter.write(.object(operations[index]), into: &out)
+          JSONWriter.write(.object(operation(index)), into: &out)
           out.append(UInt8(ascii: "}"))
         }
         lengths.append(bytes.count - start - 1)

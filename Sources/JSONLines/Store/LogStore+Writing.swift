@@ -26,7 +26,9 @@ extension LogStore {
     try writing { state throws(LogStoreError) in
       let spans: [LineSpan]
       do throws(LogError) {
-        spans = try state.log!.append(LogStore.operations(for: changes))
+        spans = try state.log!.append(count: changes.count) { index in
+          Content.operation(for: changes[index])
+        }
       } catch {
         throw .write(error)
       }
