@@ -54,6 +54,9 @@ func targetsBenchmark(_ arguments: [String]) -> Int32 {
       only = group
       index += 1
     case "--json": json = true
+    case "--help", "-h":
+      print(StashBench.usage)
+      return 0
     default:
       printError("stash-bench targets: unknown argument '\(argument)'; see 'stash-bench --help'")
       return 2

@@ -18,8 +18,9 @@ import Testing
       standardError: String(decoding: errors, as: UTF8.self))
   }
 
-  @Test func helpListsTheTargetsAndExitsZero() throws {
-    let help = try Self.bench(["--help"])
+  @Test(arguments: [["--help"], ["targets", "--help"], ["targets", "-h"]])
+  func helpListsTheTargetsAndExitsZero(_ arguments: [String]) throws {
+    let help = try Self.bench(arguments)
     #expect(help.status == 0, "\(help)")
     #expect(help.standardOutput.contains("targets"), "\(help)")
     #expect(help.standardOutput.contains("--only GROUP"), "\(help)")
