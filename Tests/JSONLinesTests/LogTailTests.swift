@@ -121,14 +121,75 @@ import Testing
       #expect(try readLog(path).transactions == [[1], [4]])
     }
   }
+}
 
-  /// A line framed as the log frames it: the checksum prefix, `body`, a newline.
-  private func framedLine(_ body: String) -> [UInt8] {
-    let rest = Array(body.utf8)
-    let crc = rest.withUnsafeBytes { CRC32.checksum($0) }
-    let hex = String(crc, radix: 16)
-    return Array(#"{"crc":""#.utf8)
-      + Array((String(repeating: "0", count: 8 - hex.count) + hex).utf8)
-      + Array(#"","#.utf8) + rest + [UInt8(ascii: "\n")]
+/// A log whose lines come thousands to a read (a large transaction, as a first sync writes):
+/// the same transactions, first bad line and tail as a small one (the other tail tests read
+/// only a few lines per read).
+@Suite struct LargeLogScanTests {
+  /// A log of one committed 4,000-line transaction and, after it, 3,000 lines of one not
+  /// committed; the offsets where each line starts.
+  func largeLog(in folder: URL) throws -> (path: String, bytes: [UInt8], starts: [Int]) {
+    let path = folder.appendingPathComponent("a.store").path
+    let log = try Log.create(at: path, header: testHeader)
+    try log.append((1...4000).map { operation($0) })
+    let torn = (4001...7000).map { index in
+      framedLine(#""tx":2,"op":{"n":\#(index),"text":"operation \#(index)"}}"#)
+    }
+    let bytes = try fileBytes(path) + torn.flatMap { $0 }
+    try writeFile(path, bytes)
+    var starts = [0]
+    for (offset, byte) in bytes.enumerated() where byte == 10 { starts.append(offset + 1) }
+    return (path, bytes, starts)
   }
+
+  @Test func aLargeCommittedTransactionAndATornOneReadAsOneLineAtATime() throws {
+    try withTemporaryFolder { folder in
+      let (path, _, _) = try largeLog(in: folder)
+      let (transactions, tail, _) = try readLog(path, recoverTail: false)
+      #expect(transactions == [Array(1...4000)])
+      #expect(tail?.kind == .torn)
+      #expect(tail?.line == 4003)
+    }
+  }
+
+  @Test func aFlippedByteInTheCommittedTransactionNamesItsLine() throws {
+    try withTemporaryFolder { folder in
+      let (path, bytes, starts) = try largeLog(in: folder)
+      for line in [2, 1500, 3001, 4001] {
+        var damaged = bytes
+        damaged[starts[line - 1] + 30] ^= 0x01
+        try writeFile(path, damaged)
+        #expect {
+          try readLog(path, recoverTail: false)
+        } throws: { error in
+          guard case LogError.damaged(_, let reported, _) = error else { return false }
+          return reported == line
+        }
+      }
+    }
+  }
+
+  @Test func aFlippedByteInTheTornTransactionMakesTheTailDamaged() throws {
+    try withTemporaryFolder { folder in
+      let (path, bytes, starts) = try largeLog(in: folder)
+      var damaged = bytes
+      damaged[starts[5999] + 30] ^= 0x01  // line 6000, in the uncommitted transaction
+      try writeFile(path, damaged)
+      let (transactions, tail, _) = try readLog(path, recoverTail: false)
+      #expect(transactions == [Array(1...4000)])
+      #expect(tail?.kind == .damaged)
+      #expect(tail?.reason.hasPrefix("line 6000:") == true, "\(String(describing: tail))")
+    }
+  }
+}
+
+/// A line framed as the log frames it: the checksum prefix, `body`, a newline.
+private func framedLine(_ body: String) -> [UInt8] {
+  let rest = Array(body.utf8)
+  let crc = rest.withUnsafeBytes { CRC32.checksum($0) }
+  let hex = String(crc, radix: 16)
+  return Array(#"{"crc":""#.utf8)
+    + Array((String(repeating: "0", count: 8 - hex.count) + hex).utf8)
+    + Array(#"","#.utf8) + rest + [UInt8(ascii: "\n")]
 }
