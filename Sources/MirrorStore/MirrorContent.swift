@@ -64,7 +64,8 @@ public struct MirrorContent: Sendable {
   public let schemas: SchemaRegistry
   /// Every known version, per record, by id.
   public private(set) var versions: [RecordKey: [VersionID: MirrorVersion]] = [:]
-  /// The ids named as parents, per record (these are not leaves).
+  /// The ids named as parents, per record (these are not leaves); none for a record whose
+  /// versions name none.
   private var named: [RecordKey: Set<VersionID>] = [:]
   /// The leaves' ids, per record.
   public private(set) var leafIDs: [RecordKey: Set<VersionID>] = [:]
@@ -163,10 +164,11 @@ public struct MirrorContent: Sendable {
       versionCount += 1
     }
     versions[key, default: [:]][version.id] = merged
-    named[key, default: []].formUnion(merged.parents)
+    // A record whose versions name no parents (most, after a first sync) has no entry.
+    if !merged.parents.isEmpty { named[key, default: []].formUnion(merged.parents) }
     var leaves = leafIDs[key] ?? []
     leaves.subtract(merged.parents)
-    if !named[key]!.contains(version.id) { leaves.insert(version.id) }
+    if named[key]?.contains(version.id) != true { leaves.insert(version.id) }
     leafIDs[key] = leaves
     if merged.isLegacy && hasCycle(through: version.id, of: key) {
       breakLegacyCycle(through: version.id, of: key)
@@ -222,7 +224,7 @@ public struct MirrorContent: Sendable {
   private mutating func rebuildLeaves(of key: RecordKey) {
     let known = versions[key] ?? [:]
     let names = known.values.reduce(into: Set<VersionID>()) { $0.formUnion($1.parents) }
-    named[key] = names
+    named[key] = names.isEmpty ? nil : names
     leafIDs[key] = Set(known.keys).subtracting(names)
   }
 
