@@ -16,11 +16,7 @@ import Testing
     fault: FaultInjectingFileSystem.Fault
   ) throws {
     try withTemporaryFolder { folder in
-      let path = folder.appendingPathComponent("a.store").path
-      let files = FaultInjectingFileSystem()
-      let log = try Log.create(at: path, header: testHeader, fileSystem: files)
-      try log.append([operation(1)])
-      let before = try fileBytes(path)
+      let (path, files, log, before) = try oneOperationLog(in: folder)
       files.inject(fault)
       #expect(throws: LogError.self) {
         try log.append([operation(2, String(repeating: "x", count: 300)), operation(3)])
@@ -151,11 +147,7 @@ import Testing
   @Test(arguments: [0, 1, 5, 19])
   func aFailedWriteOfAnyPieceLeavesTheFileAsItWas(skipping pieces: Int) throws {
     try withTemporaryFolder { folder in
-      let path = folder.appendingPathComponent("a.store").path
-      let files = FaultInjectingFileSystem()
-      let log = try Log.create(at: path, header: testHeader, fileSystem: files)
-      try log.append([operation(1)])
-      let before = try fileBytes(path)
+      let (path, files, log, before) = try oneOperationLog(in: folder)
       let operations = (2...5001).map { operation($0) }  // 20 pieces of 256 lines
       files.inject(.write(keepingBytes: 100), afterSkipping: pieces)
       #expect(throws: LogError.self) { try log.append(operations) }
@@ -188,4 +180,16 @@ import Testing
       #expect(try readLog(path).transactions == [[1], [5000]])
     }
   }
+}
+
+/// A log in `folder` holding one transaction of operation 1, written through a fault-injecting
+/// file system, and its bytes.
+func oneOperationLog(in folder: URL) throws -> (
+  path: String, files: FaultInjectingFileSystem, log: Log, before: [UInt8]
+) {
+  let path = folder.appendingPathComponent("a.store").path
+  let files = FaultInjectingFileSystem()
+  let log = try Log.create(at: path, header: testHeader, fileSystem: files)
+  try log.append([operation(1)])
+  return (path, files, log, try fileBytes(path))
 }
