@@ -318,3 +318,25 @@ struct MergeSet {
     versions.append(version)
   }
 }
+
+extension CloudFolder {
+  /// Whether the folder holds nothing an import into `content` would read now: its zone is
+  /// the mirror's and every segment in it was read or exported by the mirror.
+  ///
+  /// The sync seal asks this after taking its fingerprint of the folder: a segment another
+  /// device published after this run's import listed the folder is in the fingerprint but not
+  /// in the mirror, and a seal written then would make the next sync skip it.
+  ///
+  /// - Returns: `false` also when the folder cannot be read.
+  public func holdsNothingUnseen(by content: MirrorContent) -> Bool {
+    guard let zone = try? zone(creatingIfMissing: false), zone == content.zone else {
+      return false
+    }
+    var report = ImportReport()
+    guard let unread = try? unreadSegments(content, report: &report, alsoReading: []),
+      report.rejected.isEmpty
+    else { return false }
+    let exported = Set(content.exportedSegments)
+    return unread.allSatisfy { exported.contains($0) }
+  }
+}

@@ -1,3 +1,4 @@
+import CloudFolder
 public import JSONLines
 import LocalStore
 import MirrorStore
@@ -80,7 +81,8 @@ extension SyncFolder {
   ///   seal's files with lines appended (a sync of sealed changes): their CRC-32 then goes on
   ///   over the appended bytes instead of reading every byte again.
   func updateSeal(
-    after report: SyncRunReport, mirror: MirrorStore, continuing previous: SyncSeal? = nil
+    after report: SyncRunReport, mirror: MirrorStore, cloud folder: CloudFolder,
+    continuing previous: SyncSeal? = nil
   ) {
     let path = home + "/" + Self.sealFileName
     let content = mirror.content
@@ -95,7 +97,10 @@ extension SyncFolder {
     guard clean, let cloud = settings.cloudFolder,
       let bytes = SyncSeal.bytes(
         home: home, cloud: cloud, localPrefix: local?.describePrefix(), continuing: previous,
-        fileSystem: fileSystem)
+        fileSystem: fileSystem),
+      // Checked after the fingerprint was taken: a segment published since this run's import
+      // listed the folder is in the fingerprint, and the next sync would skip it.
+      folder.holdsNothingUnseen(by: mirror.content)
     else { return }
     if (try? fileSystem.writeFileAtomically(path, bytes, durable: false)) == nil {
       try? fileSystem.removeFile(path)

@@ -132,7 +132,8 @@ extension SyncFolder {
       mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes, progress: progress,
       onlyIfNothingNew: true)
     if report.stoppedBeforeImport { return nil }
-    updateSeal(after: report, mirror: mirror, continuing: keys == nil ? nil : seal)
+    updateSeal(
+      after: report, mirror: mirror, cloud: cloud, continuing: keys == nil ? nil : seal)
     return report
   }
 }

@@ -119,7 +119,7 @@ extension SyncFolder {
     let report = try run(
       mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes, progress: progress,
       afterPass: afterPass)
-    if sealing { updateSeal(after: report, mirror: mirror) }
+    if sealing { updateSeal(after: report, mirror: mirror, cloud: cloud) }
     return report
   }
 
