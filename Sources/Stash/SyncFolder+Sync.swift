@@ -198,6 +198,9 @@ extension SyncFolder {
     // export saves would each leave one written earlier behind), so that the next sync of
     // sealed changes opens the mirror from it. A focused or small mirror writes nothing.
     mirror.maintainIndex()
+    // The local index a pass's save left building on another core (a first sync's, under
+    // DeviceFolder.sync), written while this sync still holds the folder's lock.
+    local?.writeDeferredIndex()
     return report
   }
 

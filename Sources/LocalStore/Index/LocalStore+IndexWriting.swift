@@ -7,7 +7,7 @@ extension LocalStore {
   /// index is missing or far behind (see ``IndexPolicy``). Failing to write it changes
   /// nothing: it is derived.
   func maintainIndex() {
-    finishDeferredIndex()  // one built on another core is written first, in order
+    writeDeferredIndex()  // one built on another core is written first, in order
     compactFocusedStoreIfDue()
     let policy = indexPolicy
     var known = indexState.withLock { $0 }
@@ -62,20 +62,22 @@ extension LocalStore {
   }
 
   /// Runs `body` with the index a save writes built on another core, and written when it is
-  /// next needed: by the next save, or when `body` returns. A sync runs its export and
+  /// next needed: by the next save, by ``writeDeferredIndex()``, or when `body` returns. A sync runs its export and
   /// digest meanwhile (they never write this store, and read its content without changing it,
   /// so the build's copy of the content is never copied).
   public func deferringIndexWrites<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     indexDeferral.withLock { $0.depth += 1 }
     defer {
       indexDeferral.withLock { $0.depth -= 1 }
-      finishDeferredIndex()
+      writeDeferredIndex()
     }
     return try body()
   }
 
-  /// Writes the index a deferred build made, once it is done.
-  func finishDeferredIndex() {
+  /// Writes the index a deferred build made, once it is done (nothing when there is none):
+  /// a sync calls it before it releases the folder's lock, so that the write waits for no
+  /// other process.
+  public func writeDeferredIndex() {
     guard
       let (job, known) = indexDeferral.withLock({ state in
         defer { state.pending = nil }
