@@ -157,10 +157,7 @@ public struct MirrorTransaction: Sendable {
   public mutating func write(
     _ snapshot: Snapshot, parents: Set<VersionID>, author: DeviceID, at time: Timestamp
   ) -> MirrorVersion {
-    let hash = snapshot.hash
-    return write(
-      snapshot, hash: hash, id: .derive(snapshot: hash, parents: parents), parents: parents,
-      author: author, at: time)
+    write([(snapshot, parents)], author: author, at: time)[0]
   }
 
   /// Writes a new version of each snapshot, in order, exactly as one

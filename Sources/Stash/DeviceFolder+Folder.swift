@@ -32,7 +32,7 @@ extension DeviceFolder {
       let report = try folder.sync(sealing: sealing, progress: progress) {
         digest = startDigestFile()
       }
-      if let digest { digest.finish() } else { writeDigestFile() }
+      digest?.finish()  // none when the store was not read whole: nothing to write then
       return report
     }
     guard let local else { return try run() }

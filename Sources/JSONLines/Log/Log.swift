@@ -152,17 +152,15 @@ public final class Log {
     guard count > 0 else { return [] }
     let sequence = lastSequence + 1
     var pieces = Log.encodeLines(count: count, sequence: sequence, operation: operation)
-    for piece in pieces {
-      for length in piece.lengths where length > LogLimits.maximumLineLength {
-        throw .lineTooLong(path: path, length: length, limit: LogLimits.maximumLineLength)
-      }
-    }
     var spans = [LineSpan]()
     spans.reserveCapacity(count)
     var written = 0  // bytes of the transaction before the current piece
     for piece in pieces {
       var start = written
       for length in piece.lengths {
+        guard length <= LogLimits.maximumLineLength else {  // before anything is written
+          throw .lineTooLong(path: path, length: length, limit: LogLimits.maximumLineLength)
+        }
         spans.append(
           LineSpan(
             offset: committedEnd + Int64(start), length: length,

@@ -62,9 +62,9 @@ extension LocalStore {
   }
 
   /// Runs `body` with the index a save writes built on another core, and written when it is
-  /// next needed: by the next save, by ``writeDeferredIndex()``, or when `body` returns. A sync runs its export and
-  /// digest meanwhile (they never write this store, and read its content without changing it,
-  /// so the build's copy of the content is never copied).
+  /// next needed: by the next save, by ``writeDeferredIndex()``, or when `body` returns. A
+  /// sync runs its export and digest meanwhile (they never write this store, and read its
+  /// content without changing it, so the build's copy of the content is never copied).
   public func deferringIndexWrites<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     indexDeferral.withLock { $0.depth += 1 }
     defer {

@@ -15,14 +15,16 @@ public enum Parallel {
   /// The cores this process may use, at least 1.
   public static let processorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
-  /// `(0..<count).map(transform)`, computed in chunks on up to `workers` threads.
+  /// `(0..<count).map(transform)`, computed in chunks that Dispatch runs on the machine's
+  /// cores.
   ///
   /// Runs on the calling thread alone when there is too little work for two chunks of
   /// `minimumChunk` indexes or `workers` is 1.
   ///
   /// - Parameters:
   ///   - count: The number of indexes, from 0.
-  ///   - workers: How many threads may run chunks at once; the machine's cores by default.
+  ///   - workers: How many threads the work is cut up for (a few chunks each); the machine's
+  ///     cores by default. Dispatch decides how many run at once.
   ///   - minimumChunk: The fewest indexes worth handing to another thread.
   ///   - transform: The work for one index; pure.
   /// - Returns: The results, in index order.
@@ -49,12 +51,12 @@ public enum Parallel {
     }
   }
 
-  /// The lowest index whose `problem` is not `nil`, with that problem; checked in chunks on
-  /// up to `workers` threads, as ``map(count:workers:minimumChunk:_:)``.
+  /// The lowest index whose `problem` is not `nil`, with that problem; checked in chunks as
+  /// ``map(count:workers:minimumChunk:_:)`` computes.
   ///
   /// - Parameters:
   ///   - count: The number of indexes, from 0.
-  ///   - workers: How many threads may run chunks at once; the machine's cores by default.
+  ///   - workers: How many threads the work is cut up for; the machine's cores by default.
   ///   - problem: The check of one index; pure.
   /// - Returns: The first failing index and its problem, or `nil` when every index passes.
   public static func firstProblem<Problem: Sendable>(
