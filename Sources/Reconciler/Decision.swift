@@ -1,4 +1,3 @@
-public import MirrorStore
 public import StashModel
 
 /// Which row of DESIGN.md's decision table applied to a record.

@@ -1,6 +1,6 @@
 import JSONLines
 import LocalStore
-public import MirrorStore
+import MirrorStore
 public import StashModel
 
 /// One field of a record that a change set, from what to what.
