@@ -31,7 +31,9 @@ import Testing
       #expect(here.openConflicts.isEmpty, "\(here.openConflicts)")
       #expect(report.rows[.applyMirrorEdit] == 1)
       #expect(here.localItem(item.id)?.quantity == 4)
-      #expect(here.local.content.checkpoints[key] == .record(four.record.snapshotHash))
+      let checkpoint = try #require(here.local.content.checkpoints[key])
+      #expect(checkpoint.hash == four.record.snapshotHash && !checkpoint.isTombstone)
+      #expect(checkpoint.version.map { side.leafIDs.contains($0) } == true, "a leaf holding it")
     }
   }
 

@@ -28,15 +28,41 @@ public struct DeviceSettings: Hashable, Sendable {
   /// The one-time steps done on this device (a duplicate repair of a version, a legacy
   /// import), by name, so that none runs twice.
   public var stepsDone: Set<String>
+  /// Where the device folder was when this device last wrote to it: a folder found elsewhere
+  /// (copied, or restored from a backup) is another incarnation of the device, which takes a
+  /// device identity of its own before its first write. `nil` in a store written before
+  /// format 4 (recorded by its first write).
+  public var folderIdentity: FolderIdentity?
 
   /// Settings with the given values.
   public init(
     name: String, entitlement: Entitlement = .none, cloudFolder: String? = nil,
-    stepsDone: Set<String> = []
+    stepsDone: Set<String> = [], folderIdentity: FolderIdentity? = nil
   ) {
     self.name = name
     self.entitlement = entitlement
     self.cloudFolder = cloudFolder
     self.stepsDone = stepsDone
+    self.folderIdentity = folderIdentity
   }
+}
+
+/// The identity of a device folder on its file system: the device and inode numbers of the
+/// folder itself.
+///
+/// Both stay the same while the folder is used, compacted and renamed in place; a copy or a
+/// restored backup is a new folder, with another inode (or on another device).
+public struct FolderIdentity: Hashable, Sendable, CustomStringConvertible {
+  /// The file system's device number.
+  public let device: UInt64
+  /// The folder's inode number.
+  public let inode: UInt64
+
+  /// An identity.
+  public init(device: UInt64, inode: UInt64) {
+    self.device = device
+    self.inode = inode
+  }
+
+  public var description: String { "device \(device) inode \(inode)" }
 }
