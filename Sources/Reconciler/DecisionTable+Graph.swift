@@ -70,17 +70,9 @@ struct GraphDecision {
       !(own.isTombstone && !leaves.isEmpty
         && leaves.allSatisfy { graph.versions[$0]!.snapshot.isTombstone })
     else { return nil }
-    var parents = situation.derivation
-    // A copy names every leaf holding what it derives from (or, for a deletion, what it
-    // deleted): those are one state, agreed on by several devices.
-    let replaced: Set<SnapshotHash> = [c?.hash, own.tombstone?.deletedHash].reduce(into: []) {
-      if let hash = $1 { $0.insert(hash) }
-    }
-    parents.formUnion(leaves.filter { replaced.contains(graph.versions[$0]!.snapshot.hash) })
-    // A parent another parent descends from says nothing more.
-    parents = parents.filter { parent in
-      !parents.contains { $0 != parent && graph.ancestors(of: $0).contains(parent) }
-    }
+    // Only the version it derives from: a leaf holding an equal snapshot may be a later
+    // version (a set-back on another device) that this device never saw.
+    let parents = situation.derivation
     let id = VersionID.derive(snapshot: own.hash, parents: parents)
     if graph.versions[id] == nil { effects.append(.copyToMirror(own, parents: parents)) }
     graph.add(own, parents: parents)

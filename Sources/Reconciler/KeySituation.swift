@@ -33,15 +33,18 @@ public struct KeySituation: Sendable {
     self.versions = graph
   }
 
-  /// The versions the local side derives from: the checkpoint's version, or (for a checkpoint
-  /// written before versions were named) every version holding its hash; none without a
-  /// checkpoint.
+  /// The version the local side derives from: the checkpoint's, or (for a checkpoint written
+  /// before versions were named) the one version holding its hash; none without a checkpoint,
+  /// or when several versions hold that hash (equal snapshots at different points of the
+  /// history: naming the wrong one would claim changes this device never saw, so the local
+  /// side is written as a root and merges two-way, which can only add conflicts).
   var derivation: Set<VersionID> {
     guard let checkpoint else { return [] }
     if let version = checkpoint.version, versions[version]?.hash == checkpoint.hash {
       return [version]
     }
-    return Set(versions.values.filter { $0.hash == checkpoint.hash }.map(\.id))
+    let holding = versions.values.filter { $0.hash == checkpoint.hash }
+    return holding.count == 1 ? [holding[0].id] : []
   }
 
   /// The local side as the table names it. A live row takes precedence over a tombstone left

@@ -65,27 +65,38 @@ struct LeafFold {
     default: base = fold(lowest).snapshot  // a virtual base, or none when they conflict
     }
     guard let baseRecord = base?.record else { return (base, ([], []), lowest.count) }
-    let below = graph.ancestors(ofAll: lowest)
     return (
       base,
       (
-        touched(mine.subtracting(below), baseRecord), touched(theirs.subtracting(below), baseRecord)
+        edited(in: mine.subtracting(theirs), base: baseRecord),
+        edited(in: theirs.subtracting(mine), base: baseRecord)
       ),
       lowest.count
     )
   }
 
-  /// The units in which some live version among `versions` differs from `base`.
-  private func touched(_ versions: Set<VersionID>, _ base: Record) -> Set<Int> {
+  /// The units some live version among `versions` (what one side has and the other has not
+  /// seen) edited: its value differs from every live parent's (a merge takes each value from
+  /// a parent, so it edits nothing; a version with no live parent here is compared with the
+  /// base). This is rule 5's "a side changed a unit if any version on its path had another
+  /// value of it", read so that a version of a branch older than the base (which differs from
+  /// the base without having changed anything) does not count: that reading made two devices
+  /// that alternately edit and restock conflict at every round.
+  private func edited(in versions: Set<VersionID>, base: Record) -> Set<Int> {
     var units = Set<Int>()
     let schema = base.schema
     for id in versions {
-      guard let record = graph.versions[id]?.snapshot.record, record.schema == schema else {
-        continue
-      }
+      guard let node = graph.versions[id], let record = node.snapshot.record,
+        record.schema == schema
+      else { continue }
+      var references = node.parents.compactMap { graph.versions[$0]?.snapshot.record }
+        .filter { $0.schema == schema }
+      if references.isEmpty { references = [base] }
       for (position, unit) in schema.mergeUnits.enumerated()
       where !unit.isCounter && !units.contains(position)
-        && unit.fields.contains(where: { record.values[$0] != base.values[$0] })
+        && references.allSatisfy({ reference in
+          unit.fields.contains { record.values[$0] != reference.values[$0] }
+        })
       {
         units.insert(position)
       }
