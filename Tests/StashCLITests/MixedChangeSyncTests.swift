@@ -145,17 +145,20 @@ import Testing
     }
   }
 
+  /// `stash-meters` on `home` at another time than the tests' fixed clock.
+  private func meters(_ cli: CLI, _ home: String, at now: Int, _ arguments: [String]) throws -> Run {
+    var environment = cli.environment
+    environment["STASH_NOW"] = "\(now)"
+    let binary = CLI.binary.deletingLastPathComponent().appendingPathComponent("stash-meters")
+    let path = cli.folder.appendingPathComponent(home).path
+    return try CLI.Running(binary, ["--home", path] + arguments, environment: environment).finish()
+  }
+
   @Test func theSameMeterPairedOnTwoDevicesAgrees() throws {
     try withCLI { cli in
       try pairOfDevices(cli)
-      var environment = cli.environment
-      for (home, now) in [("a", "1764441600"), ("b", "1764441700")] {
-        environment["STASH_NOW"] = now
-        let binary = CLI.binary.deletingLastPathComponent().appendingPathComponent("stash-meters")
-        let path = cli.folder.appendingPathComponent(home).path
-        let run = try CLI.Running(
-          binary, ["--home", path, "pair", "AA:BB:CC:DD:EE:FF", "TC66C"], environment: environment
-        ).finish()
+      for (home, now) in [("a", 1_764_441_600), ("b", 1_764_441_700)] {
+        let run = try meters(cli, home, at: now, ["pair", "AA:BB:CC:DD:EE:FF", "TC66C"])
         #expect(run.status == 0, "\(run)")
       }
       try syncBoth(cli)
@@ -174,6 +177,9 @@ import Testing
         try Data(contentsOf: Fixtures.url("legacy/meter-key-value-store.json"))
           .write(to: folder.appendingPathComponent("legacy-key-value-store.json"))
       }
+      // Each device imports it at its own first run, at its own time.
+      #expect(try meters(cli, "a", at: 1_764_441_600, ["list"]).status == 0)
+      #expect(try meters(cli, "b", at: 1_764_441_900, ["list"]).status == 0)
       try pairOfDevices(cli)
       try syncBoth(cli)
       for home in ["a", "b"] {
