@@ -146,7 +146,8 @@ import Testing
   }
 
   /// `stash-meters` on `home` at another time than the tests' fixed clock.
-  private func meters(_ cli: CLI, _ home: String, at now: Int, _ arguments: [String]) throws -> Run {
+  private func meters(_ cli: CLI, _ home: String, at now: Int, _ arguments: [String]) throws -> Run
+  {
     var environment = cli.environment
     environment["STASH_NOW"] = "\(now)"
     let binary = CLI.binary.deletingLastPathComponent().appendingPathComponent("stash-meters")
