@@ -37,7 +37,12 @@ extension SyncFolder {
     let proof: FolderLock.Held
     do { proof = try lock.acquire() } catch { throw StashError(error) }
     defer { lock.release(proof) }
-    let local = try writableStore()
+    let local = try existingStore()
+    let before = local.deviceID
+    // A copy the file system tells apart took an identity of its own before this write: that
+    // is what was asked, and its moves are already its own (re-keying them would count the
+    // original's unexported moves twice).
+    let incarnated = try ensureOwnIncarnation(of: local)
     guard let mirror = mirror.store else {
       if case .unavailable(let reason) = mirror { throw StashError(.damaged, reason) }
       throw StashError(
@@ -50,6 +55,10 @@ extension SyncFolder {
       try mirror.refresh()
     } catch {
       throw StashError(wrapping: error)
+    }
+    if incarnated {
+      return NewIdentityReport(
+        previous: before, current: local.deviceID, versionsToExport: mirror.content.pending.count)
     }
     let previous = local.deviceID
     let finishing = mirror.content.deviceID != previous
@@ -87,7 +96,7 @@ extension SyncFolder {
 
   /// Replaces a store file with one holding `changes` under a header naming `device`, the way
   /// compaction replaces it (other processes notice the new file and read it again).
-  private func rewrite<Content: LogContent>(
+  func rewrite<Content: LogContent>(
     _ store: LogStore<Content>, as device: DeviceID, changes: [Content.Change]
   ) throws(StashError) {
     var header = store.header

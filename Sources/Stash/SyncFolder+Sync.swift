@@ -110,6 +110,8 @@ extension SyncFolder {
         "This folder was opened for a sync of sealed changes (it holds only those records); "
           + "open it without them for a full sync")
     }
+    // A copied folder takes its own identity before anything is written (both stores).
+    if let local { try ensureOwnIncarnation(of: local) }
     let (mirror, cloud) = try syncParts()
     let reconciler = try makeReconciler(mirror)
     let passes = PassReports()
@@ -128,6 +130,7 @@ extension SyncFolder {
     guard let local else {
       throw StashError(.refused, "This device has no store yet", hint: .initialize)
     }
+    try ensureOwnIncarnation(of: local)
     do { return try Reconciler(local: local, mirror: mirror, clock: clock) } catch {
       throw .refused(error.message)
     }

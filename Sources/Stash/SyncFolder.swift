@@ -211,10 +211,14 @@ public final class SyncFolder: Sendable {
     }
     StoreNotice.watch(local.file, openedWith: local.openReport.tail, tell: options.notices)
     let entitlement = local.content.settings.entitlement
-    return SyncFolder(
+    let folder = SyncFolder(
       home: home, schemas: schemas, local: local, mirror: nil, lock: lock,
       entitlementAtOpen: entitlement,
       options: options)
+    // A new folder records where it is at once: a copy taken before its first write is then a
+    // copy too.
+    if local.openReport.created { try folder.ensureOwnIncarnation(of: local) }
+    return folder
   }
 
   /// The local store's focus: every record a sync of sealed changes covers, or the records a
@@ -248,10 +252,20 @@ public final class SyncFolder: Sendable {
     }
   }
 
-  /// The local store, for an operation that writes.
+  /// The local store, for an operation that writes: the one funnel every write goes through,
+  /// where a copied or restored folder takes an identity of its own first
+  /// (``ensureOwnIncarnation(of:)``).
   ///
-  /// - Throws: ``StashError`` when the folder was opened for reading and has no store yet.
+  /// - Throws: ``StashError`` when the folder was opened for reading and has no store yet, or
+  ///   a copied folder could not take its own identity.
   func writableStore() throws(StashError) -> LocalStore {
+    let local = try existingStore()
+    try ensureOwnIncarnation(of: local)
+    return local
+  }
+
+  /// The local store, or why there is none.
+  func existingStore() throws(StashError) -> LocalStore {
     guard let local else {
       throw StashError(
         .refused, "The folder '\(home)' has no store yet; create it first", hint: .initialize)
