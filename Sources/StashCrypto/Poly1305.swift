@@ -134,24 +134,19 @@ public struct Poly1305: Sendable {
     }
     let m44 = Poly1305.mask44
     let m42 = Poly1305.mask42
-    var c = h1 >> 44
-    h1 &= m44
-    h2 &+= c
-    c = h2 >> 42
-    h2 &= m42
-    h0 &+= c &* 5
-    c = h0 >> 44
-    h0 &= m44
-    h1 &+= c
-    c = h1 >> 44
-    h1 &= m44
-    h2 &+= c
-    c = h2 >> 42
-    h2 &= m42
-    h0 &+= c &* 5
-    c = h0 >> 44
-    h0 &= m44
-    h1 &+= c
+    var c: UInt64 = 0
+    // Two carry passes leave every limb within its width (h < 2^130 + a little).
+    for _ in 0..<2 {
+      c = h1 >> 44
+      h1 &= m44
+      h2 &+= c
+      c = h2 >> 42
+      h2 &= m42
+      h0 &+= c &* 5
+      c = h0 >> 44
+      h0 &= m44
+      h1 &+= c
+    }
     // h - p = h + 5 - 2^130: keep it when it does not borrow.
     var g0 = h0 &+ 5
     c = g0 >> 44
