@@ -164,7 +164,7 @@ import Testing
       #expect(repair.status == 0, "\(repair)")
       let side = try #require(try sideFiles(a, "cloud.store.damaged-").first, "\(repair)")
       #expect(repair.standardOutput.contains(side), "\(repair)")
-      #expect(repair.standardOutput.contains("stash sync"), "how sync comes back: \(repair)")
+      #expect(repair.standardOutput.contains("the next sync"), "how sync comes back: \(repair)")
       #expect(try a.run(["doctor"]).status == 0)
       let synced = try a.run(["sync"])
       #expect(synced.status == 0, "\(synced)")
