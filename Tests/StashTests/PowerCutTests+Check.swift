@@ -8,77 +8,6 @@ import StashTestSupport
 import StashWorkload
 import Testing
 
-/// What a reader sees in one device folder.
-struct PowerCutObservation: Sendable, Equatable {
-  /// The local store's content (``StoreDigest/local(_:)``).
-  var local: String
-  /// The mirror's versions (none without a mirror).
-  var versions: Set<String>
-  /// Every item as `name quantity`, sorted.
-  var items: [String]
-
-  /// Opens the folder for reading, as `stash list` does, and once more as a one-record
-  /// command does (from the index, holding only `item-1`), which must agree.
-  static func read(_ home: String, files: any FileSystem) throws -> PowerCutObservation {
-    let device = try DeviceFolder.open(at: home, options: PowerCutCheck.options(files, .reading))
-    guard let content = device.content else { throw ModelError("no inventory in '\(home)'") }
-    var versions: Set<String> = []
-    switch device.mirror {
-    case .available(let mirror): versions = StoreDigest.versions(mirror.content)
-    case .unavailable(let reason): throw ModelError("the mirror does not open: \(reason)")
-    case .notEntitled: break
-    }
-    let items = device.items().map { "\($0.name) \($0.quantity)" }.sorted()
-    var focused = PowerCutCheck.options(files, .reading)
-    focused.focus(on: [("item", "item-1")])
-    let one = try DeviceFolder.open(at: home, options: focused)
-    let quantity = (try? one.item("item-1")).map { "item-1 \($0.quantity)" }
-    if quantity != items.first(where: { $0.hasPrefix("item-1 ") }) {
-      throw ModelError("a one-record open sees \(quantity ?? "no item-1"), a whole one \(items)")
-    }
-    return PowerCutObservation(local: StoreDigest.local(content), versions: versions, items: items)
-  }
-}
-
-/// What both devices hold at a moment when nothing was lost: what a reader sees, and what each
-/// device shows after both sync twice from there.
-struct PowerCutExpectation: Sendable {
-  var observed: [Workload.Device: PowerCutObservation]
-  var converged: [Workload.Device: [String]]
-}
-
-/// The expectations at each moment between two commands, computed once.
-final class ExpectationCache {
-  private let workload: Workload
-  private let folder: URL
-  private var found: [Int: PowerCutExpectation] = [:]
-
-  init(workload: Workload, folder: URL) {
-    self.workload = workload
-    self.folder = folder
-  }
-
-  /// The expectation of the state that keeps everything written (`state` from
-  /// ``PowerCutReplay/sample(_:using:)`` with ``PowerCutChoice/allKept``).
-  func expectation(
-    _ state: PowerCutState, _ replay: PowerCutReplay
-  ) throws -> PowerCutExpectation {
-    if let known = found[state.position] { return known }
-    let place = folder.appendingPathComponent("expected-\(state.position)")
-    defer { try? FileManager.default.removeItem(at: place) }
-    let files = try state.write(to: place.path, identities: replay.identities)
-    var observed: [Workload.Device: PowerCutObservation] = [:]
-    for device in Workload.Device.allCases {
-      observed[device] = try PowerCutObservation.read(
-        Workload.home(device, in: place), files: files)
-    }
-    let expectation = PowerCutExpectation(
-      observed: observed, converged: try PowerCutCheck.converge(workload, place, files))
-    found[state.position] = expectation
-    return expectation
-  }
-}
-
 /// The checks of one state a power cut left (see ``PowerCutTests``).
 struct PowerCutCheck {
   /// What the check found.
@@ -91,6 +20,10 @@ struct PowerCutCheck {
     /// Whether the command in progress is there (it changed the local store, and that change
     /// survived).
     var finished = false
+    /// Whether the repair finished a change of identity the power cut interrupted.
+    var identityFinished = false
+    /// A known issue the state shows, if any (see ``PowerCutCheck/equalQuantityConflicts(_:_:)``).
+    var knownIssue: String?
   }
 
   let workload: Workload
@@ -149,11 +82,18 @@ struct PowerCutCheck {
           fail("doctor --repair leaves \(device) damaged: \(repaired.findings.map(\.message))")
         }
         if repaired.repairs.isEmpty { fail("doctor --repair says nothing of what it did") }
+        result.identityFinished = repaired.repairs.contains {
+          $0.hasPrefix("Finished the change of this device's identity")
+        }
         seen = try PowerCutObservation.read(home, files: files)
       }
       guard let seen else { return result }
       let (old, new) = (before.observed[device]!, after.observed[device]!)
-      if seen.local != old.local && seen.local != new.local {
+      // A finished identity change forgets the agreement its first half dropped (the
+      // checkpoint of a version never exported): the same items, not the same store.
+      let sameAsOld = result.identityFinished ? seen.items == old.items : seen.local == old.local
+      let sameAsNew = result.identityFinished ? seen.items == new.items : seen.local == new.local
+      if !sameAsOld && !sameAsNew {
         fail("\(device)'s inventory is neither before nor after the command: \(seen.items)")
       }
       // A sync adds versions transaction by transaction; a new identity drops some.
@@ -166,45 +106,64 @@ struct PowerCutCheck {
       }
       result.finished = seen.local == new.local && old.local != new.local
       guard deep else { return result }
-      let converged = try Self.converge(workload, root, files)
+      let converged = try PowerCutExpectation.converge(workload, root, files)
+      // Whether the command left nothing, everything, or a part (its mirror transactions,
+      // written before the local one) that the syncs may finish.
+      let untouched = seen.local == old.local && seen.versions == old.versions
       let allowed =
-        old.local == new.local
-        ? [before.converged, after.converged]
-        : [result.finished ? after.converged : before.converged]
-      if !allowed.contains(converged) {
-        let expected = allowed.first!
-        let differences = Workload.Device.allCases.map { device in
-          let (got, wanted) = (Set(converged[device]!), Set(expected[device]!))
-          return "\(device) holds \(got.subtracting(wanted).sorted()) instead of "
-            + "\(wanted.subtracting(got).sorted())"
-        }
-        fail(
-          "after syncing, \(differences.joined(separator: ", ")) (the command "
-            + (result.finished ? "finished)" : "not done)"))
+        result.finished
+        ? [after.converged] : untouched ? [before.converged] : [before.converged, after.converged]
+      guard !allowed.contains(converged) else { return result }
+      let expected = allowed.last!
+      if result.identityFinished && Self.onlyInConflicts(converged, expected) { return result }
+      if Self.equalQuantityConflicts(converged, expected) {
+        result.knownIssue =
+          "a resolution whose mirror transaction survived and whose local one was lost: after "
+          + "syncing, the resolving device shows a new conflict between two recounts of one "
+          + "quantity (the resolution's and its own), \(converged[device]!.conflicts)"
+        return result
       }
+      let differences = Workload.Device.allCases.map { device in
+        "\(device): "
+          + converged[device]!.differences(from: expected[device]!).joined(separator: ", ")
+          + "; conflicts \(converged[device]!.conflicts) (expected \(expected[device]!.conflicts))"
+      }
+      fail(
+        "after syncing, the devices differ from what was expected (the command "
+          + (result.finished ? "finished" : "not done") + "): "
+          + differences.joined(separator: "; "))
     } catch {
       fail("\(error)")
     }
     return result
   }
 
-  /// Syncs the device, the other, and the device again, as `stash sync` does; returns what
-  /// each holds after.
-  static func converge(
-    _ workload: Workload, _ root: URL, _ files: any FileSystem
-  ) throws -> [Workload.Device: [String]] {
-    let run = Workload.Run(workload: workload, root: root, fileSystem: files)
-    for device in [Workload.Device.a, .b, .a, .b] {
-      let report = try run.open(device).sync()
-      if let failure = report.passError ?? report.exportError { throw failure }
-      if !report.rejectedSegments.isEmpty {
-        throw ModelError("\(device) rejected \(report.rejectedSegments)")
+  /// Whether every item `converged` shows otherwise than `expected` is in an open conflict
+  /// on some device, with the expected quantity among its sides: kept where a person sees it.
+  static func onlyInConflicts(
+    _ converged: [Workload.Device: PowerCutSettled], _ expected: [Workload.Device: PowerCutSettled]
+  ) -> Bool {
+    Workload.Device.allCases.allSatisfy { device in
+      let shown = converged[device]!
+      return Set(shown.items.keys).union(expected[device]!.items.keys).allSatisfy { name in
+        guard shown.items[name] != expected[device]!.items[name] else { return true }
+        guard let quantity = expected[device]!.items[name] else { return false }
+        return converged.values.contains { $0.conflicts[name]?.contains(quantity) == true }
       }
     }
-    var items: [Workload.Device: [String]] = [:]
-    for device in Workload.Device.allCases {
-      items[device] = try run.open(device).items().map { "\($0.name) \($0.quantity)" }.sorted()
+  }
+
+  /// Whether `converged` shows what `expected` shows but for open conflicts whose sides all
+  /// hold the quantity the device shows: nothing lost, one needless question to the person.
+  static func equalQuantityConflicts(
+    _ converged: [Workload.Device: PowerCutSettled], _ expected: [Workload.Device: PowerCutSettled]
+  ) -> Bool {
+    Workload.Device.allCases.allSatisfy { device in
+      let shown = converged[device]!
+      return shown.items == expected[device]!.items
+        && shown.conflicts.allSatisfy { name, sides in
+          expected[device]!.conflicts[name] == sides || sides == [shown.items[name] ?? -1]
+        }
     }
-    return items
   }
 }

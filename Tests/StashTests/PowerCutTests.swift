@@ -105,6 +105,12 @@ import Testing
           let place = folder.appendingPathComponent("state-\(index)-\(number)")
           defer { try? FileManager.default.removeItem(at: place) }
           let files = try state.write(to: place.path, identities: identities)
+          if let keep = ProcessInfo.processInfo.environment["STASH_POWER_CUT_KEEP"] {
+            // For a closer look: every state of the step as it was written, before its checks.
+            try? FileManager.default.copyItem(
+              at: place,
+              to: URL(fileURLWithPath: keep).appendingPathComponent(place.lastPathComponent))
+          }
           let check = PowerCutCheck(
             workload: workload, root: place, files: files, device: command.device,
             before: before, after: after)
@@ -117,6 +123,11 @@ import Testing
               return count <= 8
             }
             if shown { Issue.record("\(problem); in \(context)") }
+          }
+          if let known = result.knownIssue {
+            withKnownIssue("Reconciler: a half-written resolution (issue 22, for the lead)") {
+              Issue.record("\(known); in \(context)")
+            }
           }
           results.withLock { $0.append(result) }
         }
