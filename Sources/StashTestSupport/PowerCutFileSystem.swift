@@ -21,10 +21,10 @@ import Synchronization
 /// Calls on paths outside the root go through unrecorded. A file under the root that the
 /// record never saw created (written behind the seam's back) is listed in ``problems``: the
 /// replay could not know its bytes.
-public final class PowerCutFileSystem: FileSystem {
+public final class PowerCutFileSystem: ForwardingFileSystem {
   /// The folder whose files are recorded.
   public let root: String
-  private let base = POSIXFileSystem()
+  public let base: any FileSystem = POSIXFileSystem()
   private let initial: PowerCutReplay
   private let state: Mutex<Recording>
 
@@ -139,12 +139,6 @@ public final class PowerCutFileSystem: FileSystem {
     }
   }
 
-  public func read(
-    _ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
-  ) throws(FileSystemError) -> Int {
-    try base.read(file, into: buffer, at: offset)
-  }
-
   public func write(
     _ file: FileDescriptor, _ bytes: UnsafeRawBufferPointer, at offset: Int64
   ) throws(FileSystemError) {
@@ -172,16 +166,6 @@ public final class PowerCutFileSystem: FileSystem {
       guard let number = recording.descriptors[file.rawValue] else { return }
       recording.events.append(.truncate(file: number, size: size))
     }
-  }
-
-  public func identity(of file: FileDescriptor) throws(FileSystemError) -> FileIdentity {
-    try base.identity(of: file)
-  }
-
-  public func identity(
-    atPath path: String, followingLinks: Bool
-  ) throws(FileSystemError) -> FileIdentity? {
-    try base.identity(atPath: path, followingLinks: followingLinks)
   }
 
   public func rename(_ source: String, to destination: String) throws(FileSystemError) {
@@ -238,13 +222,4 @@ public final class PowerCutFileSystem: FileSystem {
     }
   }
 
-  public func contentsOfDirectory(_ path: String) throws(FileSystemError) -> [String] {
-    try base.contentsOfDirectory(path)
-  }
-
-  public func tryLock(_ file: FileDescriptor) throws(FileSystemError) -> Bool {
-    try base.tryLock(file)
-  }
-
-  public func unlock(_ file: FileDescriptor) { base.unlock(file) }
 }

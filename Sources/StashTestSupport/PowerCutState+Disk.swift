@@ -32,7 +32,7 @@ extension PowerCutState {
 
 /// The real file system, reporting some files under the device and inode they were recorded
 /// with (see ``PowerCutState/write(to:identities:)``); everything else is as it is.
-public final class RecordedIdentityFileSystem: FileSystem {
+public final class RecordedIdentityFileSystem: ForwardingFileSystem {
   /// A file's device and inode.
   public struct Key: Hashable, Sendable {
     let device: UInt64
@@ -44,7 +44,7 @@ public final class RecordedIdentityFileSystem: FileSystem {
     }
   }
 
-  private let base = POSIXFileSystem()
+  public let base: any FileSystem = POSIXFileSystem()
   private let mapping: [Key: FileIdentity]
 
   init(mapping: [Key: FileIdentity]) { self.mapping = mapping }
@@ -56,34 +56,6 @@ public final class RecordedIdentityFileSystem: FileSystem {
       permissions: identity.permissions, kind: identity.kind)
   }
 
-  public func open(
-    _ path: String, _ mode: OpenMode, options: OpenOptions
-  ) throws(FileSystemError) -> FileDescriptor {
-    try base.open(path, mode, options: options)
-  }
-
-  public func close(_ file: FileDescriptor) { base.close(file) }
-
-  public func read(
-    _ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
-  ) throws(FileSystemError) -> Int {
-    try base.read(file, into: buffer, at: offset)
-  }
-
-  public func write(
-    _ file: FileDescriptor, _ bytes: UnsafeRawBufferPointer, at offset: Int64
-  ) throws(FileSystemError) {
-    try base.write(file, bytes, at: offset)
-  }
-
-  public func synchronize(_ file: FileDescriptor) throws(FileSystemError) {
-    try base.synchronize(file)
-  }
-
-  public func truncate(_ file: FileDescriptor, to size: Int64) throws(FileSystemError) {
-    try base.truncate(file, to: size)
-  }
-
   public func identity(of file: FileDescriptor) throws(FileSystemError) -> FileIdentity {
     recorded(try base.identity(of: file))
   }
@@ -93,32 +65,4 @@ public final class RecordedIdentityFileSystem: FileSystem {
   ) throws(FileSystemError) -> FileIdentity? {
     try base.identity(atPath: path, followingLinks: followingLinks).map(recorded)
   }
-
-  public func rename(_ source: String, to destination: String) throws(FileSystemError) {
-    try base.rename(source, to: destination)
-  }
-
-  public func link(_ source: String, to destination: String) throws(FileSystemError) {
-    try base.link(source, to: destination)
-  }
-
-  public func synchronizeDirectory(_ path: String) throws(FileSystemError) {
-    try base.synchronizeDirectory(path)
-  }
-
-  public func makeDirectory(_ path: String) throws(FileSystemError) {
-    try base.makeDirectory(path)
-  }
-
-  public func removeFile(_ path: String) throws(FileSystemError) { try base.removeFile(path) }
-
-  public func contentsOfDirectory(_ path: String) throws(FileSystemError) -> [String] {
-    try base.contentsOfDirectory(path)
-  }
-
-  public func tryLock(_ file: FileDescriptor) throws(FileSystemError) -> Bool {
-    try base.tryLock(file)
-  }
-
-  public func unlock(_ file: FileDescriptor) { base.unlock(file) }
 }
