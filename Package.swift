@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "MirrorStore", targets: ["MirrorStore"]),
     .library(name: "Reconciler", targets: ["Reconciler"]),
     .library(name: "CloudFolder", targets: ["CloudFolder"]),
+    .library(name: "StashCrypto", targets: ["StashCrypto"]),
     .library(name: "Stash", targets: ["Stash"]),
     .executable(name: "stash", targets: ["stash"]),
     .executable(name: "stash-bench", targets: ["StashBench"]),
@@ -32,6 +33,9 @@ let package = Package(
       name: "Reconciler", dependencies: ["StashModel", "JSONLines", "LocalStore", "MirrorStore"]),
     // The transport: mirror versions through a shared folder. Imports MirrorStore only.
     .target(name: "CloudFolder", dependencies: ["StashModel", "JSONLines", "MirrorStore"]),
+    // ChaCha20-Poly1305, XChaCha20-Poly1305, HMAC and HKDF (SHA-256), the folder key and its
+    // sync key text. Knows nothing of files or folders.
+    .target(name: "StashCrypto", dependencies: ["StashModel"]),
     // The facade other tools embed: a device folder, typed inventory, conflicts, sync.
     .target(
       name: "Stash",
@@ -43,7 +47,9 @@ let package = Package(
     .executableTarget(name: "stash", dependencies: ["ArgumentParsing", "Stash", "StashModel"]),
     .executableTarget(
       name: "StashBench",
-      dependencies: ["StashModel", "JSONLines", "LocalStore", "MirrorStore", "Reconciler", "Stash"]),
+      dependencies: [
+        "StashModel", "JSONLines", "LocalStore", "MirrorStore", "Reconciler", "Stash", "StashCrypto",
+      ]),
 
     // Seed 000's meter settings: a second schema on the generic SyncFolder, and its example
     // tool (`stash-meters`).
@@ -64,6 +70,8 @@ let package = Package(
     .executableTarget(
       name: "StashCrashChild", dependencies: ["StashWorkload", "JSONLines", "StashModel"]),
     .testTarget(name: "StashModelTests", dependencies: ["StashModel", "JSONLines", "StashTestSupport"]),
+    .testTarget(
+      name: "StashCryptoTests", dependencies: ["StashCrypto", "StashModel", "StashTestSupport"]),
     .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines", "StashTestSupport"]),
     .testTarget(name: "LocalStoreTests", dependencies: ["LocalStore", "StashTestSupport"]),
     .testTarget(name: "MirrorStoreTests", dependencies: ["MirrorStore", "StashTestSupport"]),

@@ -3,8 +3,9 @@
 // A log file is a header line followed by transactions; a transaction is one or more
 // operation lines closed by a commit line, and every line carries a CRC-32 of its own bytes.
 // This module owns the framing, the fsync discipline, the telling apart of a torn tail (a
-// stopped write) from a damaged last commit, their setting aside, refusal of damage before the
-// last commit, compaction, the line-length limit, reading without writing (StoreAccess), and
+// stopped write) from a damaged last transaction (a changed byte, or a power cut that kept a
+// save's later page and lost an earlier one), their setting aside, refusal of damage before
+// the last transaction, compaction, the line-length limit, reading without writing (StoreAccess), and
 // the folder's advisory lock. It knows nothing of records or inventories: operations are JSON
 // objects that the stores give meaning to.
 //

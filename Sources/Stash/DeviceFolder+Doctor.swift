@@ -186,6 +186,13 @@ extension DeviceFolder {
     case .available(let store):
       report.mirror = "open"
       examine(store, into: &report, blobs: &blobs)
+      if let local = device.local, local.deviceID != store.content.deviceID {
+        report.add(
+          .damage, "sync",
+          "An earlier change of this device's identity did not finish (the local store and the "
+            + "mirror name different devices), so sync stops until it does; repair the folder to "
+            + "finish it", hint: .repair)
+      }
       // A copy of this folder syncing as this device (see `stash sync new-identity`).
       if let stop = device.sharedFolderProblem() {
         report.add(.damage, "sync", stop.message, hint: stop.hint)
@@ -230,7 +237,7 @@ extension DeviceFolder {
     _ store: MirrorStore, into report: inout DoctorReport, blobs: inout BlobCollector
   ) {
     if let tail = store.droppedTail {
-      report.add(tail.kind == .damaged ? .damage : .warning, "mirror", tail.description)
+      report.add(tail.kind == .damaged ? .damage : .warning, "mirror", tail.message(true))
     }
     let content = store.content
     for problem in content.checkInvariants() {
@@ -289,6 +296,12 @@ extension DeviceFolder {
           .note, kind.area,
           "\(path) holds an unfinished write dropped earlier (never reported saved); it is "
             + "kept for you to inspect and can be removed")
+      case .damagedTail where name.hasPrefix(MirrorStore.fileName + "."):
+        return DoctorReport.Finding(
+          .note, kind.area,
+          "\(path) holds a damaged last transaction of the mirror set aside earlier; the "
+            + "mirror holds copies only, which a sync reads again from the shared folder and "
+            + "the inventory; it can be removed")
       case .damagedTail:
         return DoctorReport.Finding(
           .warning, kind.area,

@@ -14,6 +14,9 @@ extension DeviceFolder {
   ///
   /// - Duplicates are merged in place, once per repair version
   ///   (``SyncFolder/repairDuplicates()``): the winner is updated, only the others are deleted.
+  /// - A change of the device's identity that a crash or a power cut interrupted (the mirror
+  ///   rewritten, the local store not yet) is finished, with the identity the mirror names
+  ///   (``SyncFolder/takeNewIdentity()``).
   ///
   /// Nothing else is deleted: every byte set aside is in a side file the report names. Damage
   /// before a store's last commit is not repaired here (it would mean dropping committed
@@ -39,11 +42,14 @@ extension DeviceFolder {
     let storePath = home + "/" + LocalStore.fileName
     let mirrorPath = home + "/" + MirrorStore.fileName
     let lock = FolderLock(folder: home, timeout: options.lockTimeout, fileSystem: files)
+    // The device each store names: they differ when a change of identity was interrupted.
+    var devices: (local: DeviceID?, mirror: DeviceID?) = (nil, nil)
     if (try? files.identity(atPath: storePath)) != nil {
       do {
         let local = try LocalStore.open(
           folder: home, schemas: InventorySchemas.registry, lock: lock, fileSystem: files)
         if let tail = local.openReport.tail { repairs.append(tail.description) }
+        devices.local = local.deviceID
         if let aside = try local.setAsideDamagedRows(at: options.clock()) {
           let count = aside.rows.count == 1 ? "1 damaged row" : "\(aside.rows.count) damaged rows"
           repairs.append(
@@ -59,7 +65,8 @@ extension DeviceFolder {
       do {
         let mirror = try MirrorStore.open(
           folder: home, schemas: InventorySchemas.registry, lock: lock, fileSystem: files)
-        if let tail = mirror.droppedTail { repairs.append(tail.description) }
+        if let tail = mirror.droppedTail { repairs.append(tail.message(true)) }
+        devices.mirror = mirror.content.deviceID
       } catch {
         if case .busy = error { throw StashError(error) }
       }
@@ -67,6 +74,17 @@ extension DeviceFolder {
     if (try? files.identity(atPath: storePath)) != nil,
       let device = try? DeviceFolder.open(at: home, options: writing)
     {
+      if let local = devices.local, let mirror = devices.mirror, local != mirror {
+        do {
+          let finished = try device.takeNewIdentity()
+          repairs.append(
+            "Finished the change of this device's identity to '\(finished.current)' that was "
+              + "interrupted; the next sync exports \(finished.versionsToExport) versions under it")
+        } catch {
+          if error.category == .busy { throw error }
+          repairs.append("The change of this device's identity was not finished: \(error.message)")
+        }
+      }
       do {
         repairs += try device.folder.repairDuplicates().summary
       } catch {

@@ -1,7 +1,7 @@
 /// What checking a device folder found: `stash doctor`'s report.
 ///
 /// Findings are graded. **Damage** (a store that does not open or breaks its invariants, a
-/// damaged last commit, rows that cannot be trusted, a photo that is missing or does not match
+/// damaged last transaction, an unfinished change of identity, rows that cannot be trusted, a photo that is missing or does not match
 /// its digest) makes ``isDamaged`` true, and the CLI exits with 4. **Warnings** (an
 /// unfinished write after the last commit, damage set aside in a side file, duplicate ids,
 /// records that do not read as their model) and **notes** (dangling references, open

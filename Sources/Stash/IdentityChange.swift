@@ -24,6 +24,9 @@ struct IdentityChange {
   private let remaining: [RecordKey: [MirrorVersion]]
   /// Snapshot hashes of the dropped versions, by record, with the ids of what they named.
   private let dropped: [RecordKey: [VersionID: MirrorVersion]]
+  /// Whether the mirror was rewritten already, by a run interrupted before its second rewrite:
+  /// the versions it dropped are then gone, and known only by their absence.
+  private let finishing: Bool
 
   /// The change for a mirror about to be rewritten (`droppingPending`), or one rewritten
   /// already (a new identity interrupted between its two rewrites, finishing now: the pending
@@ -44,6 +47,7 @@ struct IdentityChange {
     }
     self.remaining = remaining
     self.dropped = dropped
+    self.finishing = !droppingPending
   }
 
   /// Whether the mirror keeps `version`.
@@ -56,6 +60,12 @@ struct IdentityChange {
       case .putRow(let row, let record, _):
         guard let rekeyed = reKeyed(record) else { return change }
         return .putRow(row, rekeyed, rekeyed.snapshotHash)
+      case .putCheckpoint(let key, let checkpoint)
+      where finishing && !(remaining[key] ?? []).contains { $0.hash == checkpoint.hash }:
+        // It named a version the interrupted run dropped (this copy's, never exported): the
+        // state before it is gone with it, so nothing counts as agreed; the next pass keeps
+        // both sides if they differ, instead of taking the mirror's over the local row.
+        return .removeCheckpoint(key)
       case .putCheckpoint(let key, let checkpoint):
         guard let dropped = dropped[key],
           dropped.values.contains(where: { $0.hash == checkpoint.hash }),

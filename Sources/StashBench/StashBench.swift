@@ -19,6 +19,10 @@ enum StashBench {
       summary: "CRC-32 (zlib) of each file as 8 hex digits; throughput on stderr",
       run: crc32Benchmark),
     BenchCommand(
+      name: "aead", arguments: "[--size BYTES] [--runs N] [--seconds S]",
+      summary: "our ChaCha20-Poly1305 beside 'openssl speed -aead -evp chacha20-poly1305'",
+      run: aeadBenchmark),
+    BenchCommand(
       name: "store", arguments: "N DIR [--synced]",
       summary: "make a device folder with N items (and an agreeing mirror with --synced)",
       run: makeStoreBenchmark),

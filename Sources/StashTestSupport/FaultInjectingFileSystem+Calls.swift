@@ -47,7 +47,7 @@ extension FaultInjectingFileSystem {
     let (fate, fault) = self.fate(.write, path, descriptor: file.rawValue, bytes: bytes) {
       fault in
       switch fault {
-      case .write: true
+      case .write, .fullDisk: true
       case .writeTo(let suffix): path.hasSuffix(suffix)
       default: false
       }
@@ -63,12 +63,15 @@ extension FaultInjectingFileSystem {
       wrote(path, at: offset, count: stored.count)
       garbleUnsynced(sparing: (path, offset..<(offset + Int64(stored.count))))
       throw stopped(.write, name)
-    case (.proceed, .write(let keeping)?):
+    case (.proceed, .write(let keeping)?), (.proceed, .fullDisk(let keeping)?):
       let kept = min(keeping, bytes.count)
       if kept > 0 {
         try base.write(file, UnsafeRawBufferPointer(rebasing: bytes[0..<kept]), at: offset)
       }
-      throw injected(.write, name)
+      guard case .fullDisk = fault else { throw injected(.write, name) }
+      throw FileSystemError(
+        operation: "write", path: name, code: ENOSPC,
+        reason: "No space left on device (injected)")
     case (.proceed, _):
       try base.write(file, bytes, at: offset)
       wrote(path, at: offset, count: bytes.count)

@@ -27,6 +27,9 @@ public final class FaultInjectingFileSystem: FileSystem {
   public enum Fault: Sendable, Equatable {
     /// The next write stores only its first `keepingBytes` bytes, then fails with EIO.
     case write(keepingBytes: Int)
+    /// The next write stores only its first `keepingBytes` bytes, then fails with ENOSPC: the
+    /// disk is full.
+    case fullDisk(keepingBytes: Int)
     /// The next fsync fails with EIO.
     case synchronize
     /// The next rename fails with EIO (nothing is renamed).

@@ -110,6 +110,9 @@ extension Workload {
     /// The device's folder as this run has it open, if it is.
     public func folder(_ device: Device) -> DeviceFolder? { folders[device] }
 
+    /// Forgets the device's open folder: the next step opens it again.
+    func forget(_ device: Device) { folders[device] = nil }
+
     /// Runs every step in order; `observe` hears of each before (`nil`) and after it.
     @discardableResult
     public func run(observe: (Step, Outcome?) -> Void = { _, _ in }) -> [Outcome] {
@@ -169,9 +172,55 @@ extension Workload {
         try folder.resolveConflict(conflict.id.rawValue, keep: .local)
       case .restart:
         break
+      case .edit(let name, let notes):
+        guard (try? folder.item(name)) != nil else { return .skipped }
+        try folder.editItem(name) { $0.notes = notes }
+      case .undo(let name):
+        guard (try? folder.item(name)) != nil else { return .skipped }
+        try folder.undo(name)
+      case .importItems(let count):
+        let file = try DeviceFolder.readImport(
+          at: Workload.importFile(count, in: root), now: clock.now)
+        _ = try folder.importItems(file)
+      case .compact, .damageTails, .repair, .newIdentity:
+        return try maintain(action, on: folder, of: device)
       }
       return .saved
     }
+  }
+}
+
+extension Workload.Run {
+  /// The steps that look after a folder rather than edit it.
+  fileprivate func maintain(
+    _ action: Workload.Action, on folder: DeviceFolder, of device: Workload.Device
+  ) throws -> Workload.Outcome {
+    let home = Workload.home(device, in: root)
+    switch action {
+    case .compact:
+      try folder.local?.compact()
+      try folder.mirror.store?.file.compact()
+    case .damageTails:
+      for (name, tail) in [
+        ("default.store", #"{"crc":"00000000","tx":1,"commit":1}"# + "\n"),
+        ("cloud.store", #"{"crc":"00000000","tx":1,"op":{"rem"#),
+      ] {
+        let file = try fileSystem.open(home + "/" + name, .readWrite)
+        defer { fileSystem.close(file) }
+        try fileSystem.write(file, Array(tail.utf8), at: try fileSystem.identity(of: file).size)
+        try fileSystem.synchronize(file)
+      }
+      forget(device)
+    case .repair:
+      let report = try DeviceFolder.repair(at: home, options: options(device))
+      forget(device)
+      if report.isDamaged { throw ModelError("the repair left damage: \(report.findings)") }
+    case .newIdentity:
+      _ = try folder.takeNewIdentity()
+    default:
+      break
+    }
+    return .saved
   }
 }
 

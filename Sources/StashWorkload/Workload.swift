@@ -33,6 +33,21 @@ public struct Workload: Sendable {
     case resolve
     /// Opens the device folder again, as a new process would.
     case restart
+    /// Changes an item's notes.
+    case edit(String, notes: String)
+    /// Reverts this device's last change to an item (`stash undo`).
+    case undo(String)
+    /// Imports a CSV file of `count` new items (``Workload/importFile(_:in:)``).
+    case importItems(count: Int)
+    /// Compacts both stores (`default.store` and `cloud.store`).
+    case compact
+    /// Leaves a damaged last line in `default.store` and an unfinished one in `cloud.store`,
+    /// synchronized: something for a repair to set aside.
+    case damageTails
+    /// `stash doctor --repair`.
+    case repair
+    /// `stash sync new-identity`.
+    case newIdentity
 
     public var description: String {
       switch self {
@@ -45,6 +60,13 @@ public struct Workload: Sendable {
       case .sync: "sync"
       case .resolve: "resolve"
       case .restart: "restart"
+      case .edit(let name, _): "edit \(name)"
+      case .undo(let name): "undo \(name)"
+      case .importItems(let count): "import \(count) items"
+      case .compact: "compact"
+      case .damageTails: "damage the tails"
+      case .repair: "doctor --repair"
+      case .newIdentity: "sync new-identity"
       }
     }
   }
@@ -129,6 +151,15 @@ public struct Workload: Sendable {
     }
   }
 
+  /// A workload of exactly these steps (names are the tests' to choose: an item added as
+  /// `item-N` is named so in the steps that follow).
+  public init(seed: UInt64, script: [(Device, Action)]) {
+    self.seed = seed
+    self.steps = script.enumerated().map {
+      Step(index: $0.offset, device: $0.element.0, action: $0.element.1)
+    }
+  }
+
   // MARK: - The folders
 
   /// The folder of a device under `root`.
@@ -144,8 +175,13 @@ public struct Workload: Sendable {
     root.appendingPathComponent("photos").appendingPathComponent(name + ".jpg").path
   }
 
-  /// Creates both devices with sync on, and every photo the steps attach, with the real file
-  /// system: the starting point every run of the steps shares.
+  /// The CSV file an import of `count` items reads (`import-<count>-<n>`, quantities 1 to 9).
+  public static func importFile(_ count: Int, in root: URL) -> String {
+    root.appendingPathComponent("photos").appendingPathComponent("import-\(count).csv").path
+  }
+
+  /// Creates both devices with sync on, and every photo and import file the steps read, with
+  /// the real file system: the starting point every run of the steps shares.
   public func prepare(in root: URL) throws {
     let files = FileManager.default
     try files.createDirectory(atPath: Self.cloud(in: root), withIntermediateDirectories: true)
@@ -155,6 +191,11 @@ public struct Workload: Sendable {
     for step in steps {
       if case .add(let name, _, true) = step.action {
         try Data(random.bytes(3000)).write(to: URL(fileURLWithPath: Self.photo(name, in: root)))
+      }
+      if case .importItems(let count) = step.action {
+        let lines = ["name,quantity"] + (1...count).map { "import-\(count)-\($0),\($0 % 9 + 1)" }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(
+          to: URL(fileURLWithPath: Self.importFile(count, in: root)))
       }
     }
     let run = Run(workload: self, root: root, fileSystem: POSIXFileSystem())

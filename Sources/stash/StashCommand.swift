@@ -35,6 +35,10 @@ import Foundation
 @main
 enum StashCommand {
   static func main() {
+    if let problem = DescriptorHeadroom.problem() {
+      Failure.printError(problem)
+      exit(ExitStatus.refused)
+    }
     let status: Int32
     do {
       status = run(try RawArguments.read(), environment: RawEnvironment.read())

@@ -117,13 +117,33 @@ import Testing
     }
   }
 
-  @Test func aLineAfterTheTailThatCommitsMeansDamageNotATornWrite() throws {
+  @Test func aLineInTheLastTransactionUnderItsCommitMakesItADamagedTail() throws {
     try withTemporaryFolder { folder in
       let (path, bytes, ends) = try threeTransactions(in: folder)
       var damaged = bytes
       damaged.insert(contentsOf: Array("garbage\n".utf8), at: ends[2])
       try writeFile(path, damaged)
-      #expect(throws: LogError.self) { try readLog(path) }
+      let (transactions, tail, _) = try readLog(path, recoverTail: false)
+      #expect(transactions == [[1, 2], [3, 4, 5]])
+      #expect(tail?.kind == .damaged)
+      #expect(tail?.offset == Int64(ends[2]))
+      #expect(try fileBytes(path) == damaged)
+    }
+  }
+
+  @Test func aLineBeforeALaterCommitIsDamageNotATornWrite() throws {
+    try withTemporaryFolder { folder in
+      let (path, bytes, ends) = try threeTransactions(in: folder)
+      var damaged = bytes
+      damaged.insert(contentsOf: Array("garbage\n".utf8), at: ends[1])
+      try writeFile(path, damaged)
+      #expect {
+        try readLog(path)
+      } throws: { error in
+        guard case LogError.damaged(_, 5, _) = error else { return false }
+        return true
+      }
+      #expect(try fileBytes(path) == damaged)
     }
   }
 

@@ -88,7 +88,16 @@ import Testing
       let huge = framedLine(
         #""tx":3,"op":{"n":5,"text":""# + String(repeating: "x", count: 3 << 20) + #""}}"#)
       let commit = framedLine(#""tx":3,"commit":1}"#)
+      // Under its commit, it is the last transaction's damage; before a later one, refused.
       try writeFile(path, Array(bytes[0..<ends[2]]) + huge + commit)
+      let (committed, damaged, _) = try readLog(path, recoverTail: false)
+      #expect(committed == [[1, 2], [3, 4]])
+      #expect(damaged?.kind == .damaged)
+      #expect(damaged?.reason.contains("1 MiB") == true, "\(String(describing: damaged))")
+      let later = framedLine(#""tx":4,"op":{"n":9,"text":"later"}}"#)
+      try writeFile(
+        path, Array(bytes[0..<ends[2]]) + huge + commit + later + framedLine(#""tx":4,"commit":1}"#)
+      )
       #expect {
         try readLog(path, recoverTail: false)
       } throws: { error in

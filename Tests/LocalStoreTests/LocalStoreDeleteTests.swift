@@ -65,7 +65,8 @@ import Testing
         guard case LocalStoreError.notSaved = error else { return false }
         let message = "\(error)"
         return message.contains("the delete of 'Koleston'")
-          && message.contains("your changes are still there and can be saved again")
+          && message.contains("none of it was saved and the store is as it was before")
+          && message.hasSuffix("make the change again")
       }
       #expect(files.allFaultsFired)
       #expect(fingerprint(store) == before, "in memory: nothing half-deleted")

@@ -174,6 +174,14 @@ public struct POSIXFileSystem: FileSystem {
   }
 }
 
+extension FileSystemError {
+  /// Whether the disk, or the person's share of it, is full (`ENOSPC`, `EDQUOT`).
+  public var isOutOfSpace: Bool { code == ENOSPC || code == EDQUOT }
+
+  /// Whether the file system only allows reading (`EROFS`).
+  public var isReadOnlyFileSystem: Bool { code == EROFS }
+}
+
 /// The folder part of a path ("" when there is none).
 func parentPath(of path: String) -> String {
   var trimmed = Substring(path)

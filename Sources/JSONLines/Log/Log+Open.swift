@@ -7,8 +7,10 @@ import Foundation
 ///   stopped (a crash, a kill, a full disk) leaves it. It was never reported saved. Readers
 ///   ignore it; the next writer keeps it in `<file>.torn-<ms>-<offset>` and cuts it off.
 /// - ``Kind/damaged``: complete lines that fail their checksum or do not fit, where a commit
-///   should be. A stopped write cannot leave this; a changed byte can, and the transaction it
-///   hides may be one that was reported saved. It is never dropped quietly: every command
+///   should be, or under the valid commit that closes the last transaction (a power cut that
+///   kept a save's later page and lost an earlier one). A stopped write cannot leave this; a
+///   power cut or a changed byte can, and the transaction it hides may be one that was
+///   reported saved. It is never dropped quietly: every command
 ///   warns about it, `stash doctor` counts it as damage, and it is set aside (in
 ///   `<file>.damaged-<ms>-<offset>`) only by a write that says so, or by `doctor --repair`.
 public struct TailReport: Hashable, Sendable, CustomStringConvertible {
@@ -16,7 +18,7 @@ public struct TailReport: Hashable, Sendable, CustomStringConvertible {
   public enum Kind: String, Hashable, Sendable {
     /// An unfinished write: never committed, never reported saved.
     case torn
-    /// Damage where the last commit should be: possibly a saved change.
+    /// Damage where the last commit should be, or under it: possibly a saved change.
     case damaged
   }
 
@@ -73,8 +75,8 @@ extension Log {
   /// What follows the last commit (a ``TailReport``) is never applied: with `recoverTail` the
   /// file is opened for writing and the tail is first written to a side file and then cut from
   /// the file; without, the file is opened read-only, nothing is changed, and the tail is only
-  /// reported. Damage before the last commit throws ``LogError/damaged(path:line:reason:)``
-  /// naming the first bad line, and nothing is changed.
+  /// reported. Damage before the last transaction (see `Scanner`) throws
+  /// ``LogError/damaged(path:line:reason:)`` naming the first bad line, and nothing is changed.
   ///
   /// - Parameters:
   ///   - path: The log file.

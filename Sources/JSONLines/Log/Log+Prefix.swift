@@ -75,7 +75,7 @@ extension Log {
   /// follows the prefix.
   ///
   /// The prefix is checked first (see ``LogPrefix``); the transactions after it are read
-  /// (with the same rules as a full open: damage before the last commit throws); `content`
+  /// (with the same rules as a full open: damage before the last transaction throws); `content`
   /// then builds the state of the prefix, knowing those transactions (reading the lines it
   /// needs with ``operation(at:)``), and each transaction after the prefix is handed to
   /// `apply`, in order.

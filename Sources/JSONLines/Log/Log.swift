@@ -11,8 +11,8 @@ public import StashModel
 /// ```
 /// Only committed transactions count. ``append(_:)`` returns after the transaction is on
 /// stable storage. Opening ignores what follows the last commit (a torn write, or a damaged
-/// last commit, see ``TailReport``), or keeps it in a side file and cuts it when opened for
-/// writing; it refuses a file with damage before its last commit.
+/// last transaction, see ``TailReport``), or keeps it in a side file and cuts it when opened
+/// for writing; it refuses a file with damage before its last transaction.
 ///
 /// A failed write or fsync is final: the log does not write on as if the bytes before were
 /// durable. It cuts its own partial bytes off again, and before its next write it opens the

@@ -11,7 +11,7 @@ public enum LogError: Error, Hashable, Sendable, CustomStringConvertible {
   case missing(String)
   /// The file already exists (when creating a new log).
   case alreadyExists(String)
-  /// A line before the last commit fails its checksum or does not parse: the file is not
+  /// A line before the last transaction fails its checksum or does not parse: the file is not
   /// opened until an explicit repair, so that nothing committed is silently dropped.
   case damaged(path: String, line: Int, reason: String)
   /// The file was written by a newer version of the format.

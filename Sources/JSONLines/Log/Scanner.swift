@@ -7,18 +7,26 @@ import StashModel
 ///   bytes, its checksum matches, it parses, and it fits the transaction being read (same `tx`
 ///   number, or the next one after a commit);
 /// - a commit line whose count matches closes the transaction, which is then applied;
-/// - after the first invalid line everything is tail, unless a valid commit line follows: then
-///   the damage is before the last commit and the log is refused, naming the first bad line.
+/// - after the first invalid line everything is tail: the **last transaction**, everything
+///   after the last commit an fsync is known to have made durable. A save is written only
+///   after the one before it was synchronized, so that commit is the one before the last
+///   transaction in the file: the damage may be followed by one valid commit line, of the
+///   transaction after the last commit read (transactions are numbered without gaps, so only
+///   that transaction lies between the two), and by nothing after it. This is what a power cut
+///   leaves when a later page of a save reached the disk and an earlier one did not (zeros,
+///   or garbage, under a valid commit line). Anything else valid that commits after damage (a
+///   commit of another transaction, or any byte after the closing commit) means the damage is
+///   before the last durable commit: the log is refused, naming the first bad line.
 ///
 /// A tail is one of two kinds (``TailReport/Kind``), told apart by its bytes alone:
 /// - **torn**: valid operation lines of the next transaction, and at most one last line without
 ///   a newline. This is all a write that stopped (a crash, a kill, a full disk) can leave,
 ///   since a transaction is written front to back and its commit line comes last;
 /// - **damaged**: anything else, that is a complete line (ended by a newline) that fails its
-///   checksum, does not parse, is too long or does not fit, or a last line that is a complete
-///   commit whose newline is missing or changed. A stopped write cannot make these; a changed byte can,
-///   and the damaged transaction may be one that was reported saved, so it is never dropped
-///   quietly.
+///   checksum, does not parse, is too long or does not fit, a last line that is a complete
+///   commit whose newline is missing or changed, or damage under the commit that closes it. A
+///   stopped write cannot make these; a changed byte or a power cut can, and the damaged
+///   transaction may be one that was reported saved, so it is never dropped quietly.
 struct Scanner {
   struct Tail {
     /// The first line of the tail.
@@ -47,6 +55,9 @@ struct Scanner {
   private var pendingOperations: [Operation] = []
   /// The first invalid line, and whether it was complete (ended by a newline).
   private var firstBad: (line: Int, reason: String, complete: Bool)?
+  /// The valid commit line after the first invalid one that closes the transaction it is in
+  /// (the one after the last commit read), and that transaction's number.
+  private var closing: (line: Int, sequence: Int64)?
 
   /// Why the first invalid line was invalid, if there was one.
   var firstBadReason: String? { firstBad?.reason }
@@ -108,7 +119,7 @@ struct Scanner {
         }
         guard let end else {
           if count == 0 {
-            tooLong(terminated: false)
+            try tooLong(terminated: false)
             finish(fileSize: offset + Int64(filled))
             return
           }
@@ -117,7 +128,7 @@ struct Scanner {
           continue
         }
         skipping = false
-        tooLong(terminated: true)
+        try tooLong(terminated: true)
         filled = move(&buffer, from: end + 1, count: filled - end - 1)
         offset += Int64(end + 1)
         carried = filled
@@ -146,9 +157,20 @@ struct Scanner {
   }
 
   /// Counts a line longer than the limit, which is never valid.
-  private mutating func tooLong(terminated: Bool) {
+  private mutating func tooLong(terminated: Bool) throws(LogError) {
     lineNumber += 1
+    try refuseAfterClosing()
     markBad(LineFraming.tooLongReason, complete: terminated)
+  }
+
+  /// Refuses any line after the commit that closed a damaged last transaction: that commit
+  /// was synchronized before the line was written, so the damage is not a power cut's.
+  private func refuseAfterClosing() throws(LogError) {
+    guard let closing, let firstBad else { return }
+    throw .damaged(
+      path: path, line: firstBad.line,
+      reason: "\(firstBad.reason), before the commit of transaction \(closing.sequence) at line "
+        + "\(closing.line), which more lines follow")
   }
 
   /// Handles every complete line of `bytes` (and at the end of the file, the unterminated
@@ -193,9 +215,17 @@ struct Scanner {
         line: start, kind: .torn, reason: "an uncommitted transaction", fileSize: fileSize)
       return
     }
+    guard let closing, closing.line != firstBad.line else {
+      tail = Tail(
+        line: start, kind: firstBad.complete ? .damaged : .torn,
+        reason: "line \(firstBad.line): \(firstBad.reason)", fileSize: fileSize)
+      return
+    }
     tail = Tail(
-      line: start, kind: firstBad.complete ? .damaged : .torn,
-      reason: "line \(firstBad.line): \(firstBad.reason)", fileSize: fileSize)
+      line: start, kind: .damaged,
+      reason: "line \(firstBad.line): \(firstBad.reason), under the commit of transaction "
+        + "\(closing.sequence) at line \(closing.line): it was not written whole, as a power cut "
+        + "can leave a save", fileSize: fileSize)
   }
 
   private mutating func line(
@@ -204,6 +234,7 @@ struct Scanner {
     header readHeader: (LogHeader) throws(LogError) -> Void
   ) throws(LogError) {
     lineNumber += 1
+    try refuseAfterClosing()
     guard bytes.count <= LineFraming.maximumLineLength else {
       markBad(LineFraming.tooLongReason, complete: terminated)
       return
@@ -238,10 +269,14 @@ struct Scanner {
       return
     }
     if let firstBad {
-      // Anything valid after damage is tail, unless it commits: then the damage is before
-      // the last commit and dropping it would lose a committed transaction.
+      // Anything valid after damage is tail, unless it commits: a commit that closes the
+      // transaction the damage is in ends the last transaction (see the type's rules); any
+      // other commit means the damage is before the last commit, and dropping it would lose a
+      // committed transaction.
       if object["commit"] != nil {
-        throw .damaged(path: path, line: firstBad.line, reason: firstBad.reason)
+        guard terminated, case .integer(let sequence)? = object["tx"], sequence == lastSequence + 1
+        else { throw .damaged(path: path, line: firstBad.line, reason: firstBad.reason) }
+        closing = (lineNumber, sequence)
       }
       return
     }
@@ -274,10 +309,15 @@ struct Scanner {
     } else if case .integer(let count)? = object["commit"] {
       guard sequence == pendingSequence, count == pendingOperations.count else {
         // A valid commit that does not close the transaction read so far: the lines it
-        // commits are missing or extra, which is damage before this commit.
-        throw .damaged(
-          path: path, line: lineNumber,
-          reason: "its commit of transaction \(sequence) does not match the lines before it")
+        // commits are missing or extra, which is damage before this commit, in the
+        // transaction it closes when it is the next one (then the last, if nothing follows).
+        let reason = "its commit of transaction \(sequence) does not match the lines before it"
+        guard sequence == lastSequence + 1 else {
+          throw .damaged(path: path, line: lineNumber, reason: reason)
+        }
+        markBad(reason)
+        closing = (lineNumber, sequence)
+        return
       }
       try apply(Transaction(sequence: sequence, operations: pendingOperations))
       lastCommit = LineSpan(offset: offset, length: bytes.count, line: lineNumber)

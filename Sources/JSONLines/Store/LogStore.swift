@@ -58,7 +58,7 @@ public final class LogStore<Content: LogContent>: Sendable {
   /// Opens an existing store file, replaying its committed transactions.
   ///
   /// For writing, a tail after the last commit is kept in a side file and cut (under the
-  /// lock); for reading, it is only reported. Damage before the last commit, a newer version
+  /// lock); for reading, it is only reported. Damage before the last transaction, a newer version
   /// or another format throws, and nothing is changed.
   ///
   /// - Parameters:

@@ -1,0 +1,98 @@
+extension ChaCha20 {
+  /// XORs `count` bytes at `input` with the keystream and writes them at `output`.
+  ///
+  /// `input` and `output` may be the same address (in place) but must not otherwise
+  /// overlap. The caller has checked that `count` fits the block counter: block
+  /// `counter + count / 64` must not pass 2^32 - 1, so the counter never wraps.
+  ///
+  /// Four blocks at a time run on 128-bit vectors on a little-endian machine (every platform
+  /// Stash builds for); the rest, one block at a time, on words.
+  static func xor(
+    _ input: UnsafeRawPointer, into output: UnsafeMutableRawPointer, count: Int,
+    key: SymmetricKey.Words, counter: UInt32, nonce: (UInt32, UInt32, UInt32)
+  ) {
+    var start = ChaChaState(key: key, counter: counter, nonce: nonce)
+    var offset = 0
+    if UInt32(1).littleEndian == 1 {
+      while count &- offset >= 256 {
+        xorFourBlocks(input + offset, into: output + offset, start)
+        start.x12 &+= 4
+        offset &+= 256
+      }
+    }
+    while offset < count {
+      let length = min(64, count &- offset)
+      xorBlock(input + offset, into: output + offset, count: length, start)
+      start.x12 &+= 1
+      offset &+= length
+    }
+  }
+
+  /// One block of keystream XORed into `count` (at most 64) bytes.
+  @inline(__always)
+  private static func xorBlock(
+    _ input: UnsafeRawPointer, into output: UnsafeMutableRawPointer, count: Int,
+    _ start: ChaChaState<UInt32>
+  ) {
+    var state = start
+    state.permute()
+    state.add(start)
+    state.withBytes { stream in
+      if count == 64 {
+        for word in stride(from: 0, to: 64, by: 8) {
+          let key = stream.loadUnaligned(fromByteOffset: word, as: UInt64.self)
+          let text = input.loadUnaligned(fromByteOffset: word, as: UInt64.self)
+          output.storeBytes(of: key ^ text, toByteOffset: word, as: UInt64.self)
+        }
+      } else {
+        for index in 0..<count {
+          let text = input.load(fromByteOffset: index, as: UInt8.self)
+          output.storeBytes(of: text ^ stream[index], toByteOffset: index, as: UInt8.self)
+        }
+      }
+    }
+  }
+
+  /// Four whole blocks (256 bytes) of keystream XORed into the input, on vectors.
+  @inline(__always)
+  private static func xorFourBlocks(
+    _ input: UnsafeRawPointer, into output: UnsafeMutableRawPointer,
+    _ start: ChaChaState<UInt32>
+  ) {
+    let initial = ChaChaState<SIMD4<UInt32>>(start)
+    var state = initial
+    state.permute()
+    state.add(initial)
+    store(state.x0, state.x1, state.x2, state.x3, at: 0, input, output)
+    store(state.x4, state.x5, state.x6, state.x7, at: 16, input, output)
+    store(state.x8, state.x9, state.x10, state.x11, at: 32, input, output)
+    store(state.x12, state.x13, state.x14, state.x15, at: 48, input, output)
+  }
+
+  /// Transposes four words of four blocks (lane `j` of each is block `j`) and XORs each
+  /// block's four words into the 16 bytes at `offset` within that block.
+  @inline(__always)
+  private static func store(
+    _ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ d: SIMD4<UInt32>,
+    at offset: Int, _ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer
+  ) {
+    let rows = (
+      SIMD4(a[0], b[0], c[0], d[0]), SIMD4(a[1], b[1], c[1], d[1]),
+      SIMD4(a[2], b[2], c[2], d[2]), SIMD4(a[3], b[3], c[3], d[3])
+    )
+    xorRow(rows.0, at: offset, input, output)
+    xorRow(rows.1, at: offset &+ 64, input, output)
+    xorRow(rows.2, at: offset &+ 128, input, output)
+    xorRow(rows.3, at: offset &+ 192, input, output)
+  }
+
+  /// XORs 16 bytes of keystream into the input at `offset`.
+  @inline(__always)
+  private static func xorRow(
+    _ row: SIMD4<UInt32>, at offset: Int, _ input: UnsafeRawPointer,
+    _ output: UnsafeMutableRawPointer
+  ) {
+    let text = input.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
+    output.storeBytes(of: text ^ row, toByteOffset: offset, as: SIMD4<UInt32>.self)
+  }
+}
