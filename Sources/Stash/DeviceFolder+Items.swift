@@ -72,7 +72,7 @@ extension DeviceFolder {
     guard count > 0 else {
       throw .refused("Consume a positive number of units, not '\(count)'")
     }
-    let device = try writableStore().deviceID
+    let device = try folder.writingDevice()
     return try editItem(text, action: "consuming \(count)") { item throws(StashError) in
       guard count <= item.quantity, let moved = item.stock.removing(count, by: device) else {
         let unit = item.unit.isEmpty ? "" : " \(item.unit)"
@@ -91,7 +91,7 @@ extension DeviceFolder {
     guard count > 0 else {
       throw .refused("Restock a positive number of units, not '\(count)'")
     }
-    let device = try writableStore().deviceID
+    let device = try folder.writingDevice()
     return try editItem(text, action: "restocking \(count)") { item throws(StashError) in
       let room = Limits.maximumQuantity.subtractingReportingOverflow(item.quantity)
       guard !room.overflow, count <= room.partialValue,

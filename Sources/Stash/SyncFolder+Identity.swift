@@ -38,11 +38,6 @@ extension SyncFolder {
     do { proof = try lock.acquire() } catch { throw StashError(error) }
     defer { lock.release(proof) }
     let local = try existingStore()
-    let before = local.deviceID
-    // A copy the file system tells apart took an identity of its own before this write: that
-    // is what was asked, and its moves are already its own (re-keying them would count the
-    // original's unexported moves twice).
-    let incarnated = try ensureOwnIncarnation(of: local)
     guard let mirror = mirror.store else {
       if case .unavailable(let reason) = mirror { throw StashError(.damaged, reason) }
       throw StashError(
@@ -50,6 +45,11 @@ extension SyncFolder {
         "Sync is off on this device, so its identity matters to no other device; turn sync "
           + "on with a shared folder first", hint: .enableSync)
     }
+    let before = local.deviceID
+    // A copy the file system tells apart takes an identity of its own first: that is what was
+    // asked, and its moves are already its own (re-keying them would count the original's
+    // unexported moves twice).
+    let incarnated = try ensureOwnIncarnation(of: local)
     do {
       try local.refresh()
       try mirror.refresh()

@@ -2,6 +2,7 @@ import JSONLines
 import LocalStore
 import MirrorStore
 import StashModel
+import Synchronization
 
 extension SyncFolder {
   /// Where this device folder is on its file system now, or `nil` when that cannot be told.
@@ -9,32 +10,64 @@ extension SyncFolder {
     guard let found = try? fileSystem.identity(atPath: home), found.kind == .directory else {
       return nil
     }
-    return FolderIdentity(device: found.device, inode: found.inode)
+    return FolderIdentity(
+      device: found.device, inode: found.inode,
+      born: fileSystem.birthTime(atPath: home)?.description)
+  }
+
+  /// Whether this folder is somewhere else than where it last wrote: copied, or restored from
+  /// a backup (DESIGN, "Tallies belong to an incarnation"). Reads only.
+  func isCopy(_ local: LocalStore) -> Bool {
+    guard let here = currentFolderIdentity(),
+      let recorded = local.content.settings.folderIdentity
+    else { return false }
+    return !recorded.isSameFolder(as: here)
+  }
+
+  /// The device a write of this process tallies its stock moves under: this device's, or, in a
+  /// copied folder not rewritten yet, the identity it will take once the write is saved
+  /// (the same for every write of the process).
+  func writingDevice() throws(StashError) -> DeviceID {
+    let local = try existingStore()
+    guard isCopy(local) else { return local.deviceID }
+    return prospectiveIdentity.withLock { chosen in
+      if let chosen { return chosen }
+      let fresh = DeviceID(newIdentifier().rawValue)!
+      chosen = fresh
+      return fresh
+    }
   }
 
   /// Makes this device write as its own incarnation (DESIGN, "Tallies belong to an
-  /// incarnation"), before anything is written.
+  /// incarnation").
   ///
   /// The local store records where the folder is. A folder found somewhere else was copied
   /// or restored from a backup: the copy and the original would tally their stock moves
   /// under one device id, and merging by each device's larger tally would swallow moves. So
-  /// the copy takes a device identity of its own first (both stores are rewritten with it, as
-  /// a compaction rewrites them; nothing else changes): the moves both copies already had
-  /// count once, and every move made on either afterwards counts, whatever the timing. A
-  /// folder that never recorded where it was (a new one, or one of an older format) records
-  /// it now.
+  /// the copy takes a device identity of its own (both stores are rewritten with it, as a
+  /// compaction rewrites them; nothing else changes): the moves both copies already had count
+  /// once, and every move made on either afterwards counts, whatever the timing. A save does
+  /// this once it is written (its moves were tallied under the new identity already:
+  /// ``writingDevice()``), so a refused command writes nothing; a sync, before it writes.
   ///
+  /// - Parameter recording: Whether a folder that never recorded where it is (a new one, one
+  ///   of an older format) records it now, in a transaction of its own; a save records it in
+  ///   its own transaction instead (``save(_:_:)``).
   /// - Returns: Whether the folder took a new identity just now.
   /// - Throws: ``StashError`` when the folder is busy or a store cannot be written.
   @discardableResult
-  func ensureOwnIncarnation(of local: LocalStore) throws(StashError) -> Bool {
-    guard let here = currentFolderIdentity(), local.content.settings.folderIdentity != here
+  func ensureOwnIncarnation(
+    of local: LocalStore, recording: Bool = false
+  ) throws(StashError) -> Bool {
+    guard let here = currentFolderIdentity(),
+      !(local.content.settings.folderIdentity.map { $0.isSameFolder(as: here) } ?? !recording)
     else { return false }
     let proof: FolderLock.Held
     do { proof = try lock.acquire() } catch { throw StashError(error) }
     defer { lock.release(proof) }
     do { try local.refresh() } catch { throw StashError(wrapping: error) }
     guard let recorded = local.content.settings.folderIdentity else {
+      guard recording else { return false }
       do {
         try local.update("where the device folder is") { content, transaction in
           var settings = content.settings
@@ -46,7 +79,7 @@ extension SyncFolder {
       }
       return false
     }
-    guard recorded != here else { return false }
+    guard !recorded.isSameFolder(as: here) else { return false }
     try takeIncarnation(of: local, at: here, was: recorded)
     return true
   }
@@ -68,7 +101,8 @@ extension SyncFolder {
     let interrupted = mirror.flatMap {
       $0.content.deviceID != previous ? $0.content.deviceID : nil
     }
-    let current = interrupted ?? DeviceID(newIdentifier().rawValue)!
+    let current: DeviceID
+    if let interrupted { current = interrupted } else { current = try writingDevice() }
     if let mirror, mirror.content.deviceID != current {
       guard mirror.content.isComplete else {
         throw StashError(

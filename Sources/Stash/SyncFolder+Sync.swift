@@ -110,9 +110,7 @@ extension SyncFolder {
         "This folder was opened for a sync of sealed changes (it holds only those records); "
           + "open it without them for a full sync")
     }
-    // A copied folder takes its own identity before anything is written (both stores).
-    if let local { try ensureOwnIncarnation(of: local) }
-    let (mirror, cloud) = try syncParts()
+    let (mirror, cloud) = try syncParts(writing: true)
     let reconciler = try makeReconciler(mirror)
     let passes = PassReports()
     let coordinator = SyncCoordinator(mirrorStoreID: mirror.storeID) { request in
@@ -229,6 +227,7 @@ extension SyncFolder {
         "Resolving writes the choice to the mirror, which is not open on this device; "
           + "turn sync on with a shared folder and run again", hint: .enableSync)
     }
+    try ensureOwnIncarnation(of: local)
     do {
       return try Reconciler(local: local, mirror: mirror, clock: clock).resolve(
         conflict.id, choice: choice)

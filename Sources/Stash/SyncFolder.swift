@@ -53,6 +53,9 @@ public final class SyncFolder: Sendable {
   let options: Options
   /// The mirror once opened (or found unavailable).
   private let mirrorStatus: Mutex<MirrorStatus?>
+  /// The device identity this process hands out for a copied folder's first writes, before
+  /// the stores are rewritten with it (``writingDevice()``).
+  let prospectiveIdentity = Mutex<DeviceID?>(nil)
 
   /// How to open a device folder.
   public struct Options: Sendable {
@@ -217,7 +220,7 @@ public final class SyncFolder: Sendable {
       options: options)
     // A new folder records where it is at once: a copy taken before its first write is then a
     // copy too.
-    if local.openReport.created { try folder.ensureOwnIncarnation(of: local) }
+    if local.openReport.created { try folder.ensureOwnIncarnation(of: local, recording: true) }
     return folder
   }
 
@@ -252,16 +255,11 @@ public final class SyncFolder: Sendable {
     }
   }
 
-  /// The local store, for an operation that writes: the one funnel every write goes through,
-  /// where a copied or restored folder takes an identity of its own first
-  /// (``ensureOwnIncarnation(of:)``).
+  /// The local store, for an operation that writes.
   ///
-  /// - Throws: ``StashError`` when the folder was opened for reading and has no store yet, or
-  ///   a copied folder could not take its own identity.
+  /// - Throws: ``StashError`` when the folder was opened for reading and has no store yet.
   func writableStore() throws(StashError) -> LocalStore {
-    let local = try existingStore()
-    try ensureOwnIncarnation(of: local)
-    return local
+    try existingStore()
   }
 
   /// The local store, or why there is none.

@@ -138,9 +138,11 @@ extension DeviceSettings {
     if !stepsDone.isEmpty { json["stepsDone"] = .array(stepsDone.sorted().map { .string($0) }) }
     // Numbers as decimal text: an inode may not fit a JSON integer's 63 bits.
     if let folder = folderIdentity {
-      json["folder"] = .object([
+      var identity: JSONObject = [
         "device": .string(String(folder.device)), "inode": .string(String(folder.inode)),
-      ])
+      ]
+      if let born = folder.born { identity["born"] = .string(born) }
+      json["folder"] = .object(identity)
     }
     return json
   }
@@ -162,7 +164,14 @@ extension DeviceSettings {
         let deviceNumber = UInt64(device), case .string(let inode)? = body["inode"],
         let inodeNumber = UInt64(inode)
       else { throw ModelError("Settings' 'folder' needs a 'device' and an 'inode' number") }
-      folderIdentity = FolderIdentity(device: deviceNumber, inode: inodeNumber)
+      var born: String?
+      if let value = body["born"] {
+        guard case .string(let text) = value else {
+          throw ModelError("Settings' 'folder' birth time must be text")
+        }
+        born = text
+      }
+      folderIdentity = FolderIdentity(device: deviceNumber, inode: inodeNumber, born: born)
     }
     self.init(
       name: name, entitlement: entitlement, cloudFolder: cloudFolder, stepsDone: steps,
