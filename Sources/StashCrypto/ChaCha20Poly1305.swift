@@ -80,20 +80,14 @@ public enum ChaCha20Poly1305 {
     var mac = oneTimeAuthenticator(key: key, nonce: nonce)
     mac.update(associatedData)
     mac.padToBlock()
-    // Encrypt and authenticate in pieces that stay in the first-level cache; each piece is
-    // a whole number of blocks, so the counter goes on from one to the next.
-    let piece = 4096
-    var offset = 0
-    while offset < plaintext.count {
-      let length = min(piece, plaintext.count &- offset)
+    let count = plaintext.count
+    if count > 0 {
       ChaCha20.xor(
-        plaintext.baseAddress! + offset, into: output + offset, count: length, key: key,
-        counter: 1 &+ UInt32(truncatingIfNeeded: offset / 64), nonce: nonce)
-      mac.update(UnsafeRawBufferPointer(start: output + offset, count: length))
-      offset &+= length
+        plaintext.baseAddress!, into: output, count: count, key: key, counter: 1, nonce: nonce,
+        authenticatingOutputWith: &mac)
     }
-    var tag = finishTag(&mac, associatedByteCount: associatedData.count, textByteCount: offset)
-    withUnsafeBytes(of: &tag) { (output + offset).copyMemory(from: $0.baseAddress!, byteCount: 16) }
+    var tag = finishTag(&mac, associatedByteCount: associatedData.count, textByteCount: count)
+    withUnsafeBytes(of: &tag) { (output + count).copyMemory(from: $0.baseAddress!, byteCount: 16) }
   }
 
   /// Opens `sealed` (ciphertext and tag): the tag is checked before anything is decrypted.

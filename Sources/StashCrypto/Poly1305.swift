@@ -86,6 +86,14 @@ public struct Poly1305: Sendable {
     bytes.withUnsafeBytes { update($0) }
   }
 
+  /// Appends `count` whole 16-byte blocks at `input`, when no partial block is buffered (the
+  /// AEAD pads the associated data to a block before the ciphertext).
+  @inline(__always)
+  mutating func absorb(_ input: UnsafeRawPointer, blocks count: Int) {
+    assert(buffered == 0, "a partial block is buffered")
+    blocks(input, count: count, final: 1)
+  }
+
   /// Appends zero bytes up to the next multiple of 16, as the AEAD's padding does.
   mutating func padToBlock() {
     guard buffered > 0 else { return }
