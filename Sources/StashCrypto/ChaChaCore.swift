@@ -65,9 +65,10 @@ struct ChaChaState<Lane: ChaChaLane> {
 
   /// The 20 rounds, with `work(round)` run after double round `round` (0 to 9).
   ///
-  /// The AEAD's sealing passes Poly1305 here: the rounds keep the vector units busy and
-  /// Poly1305 the integer multiplier and adders, so a processor that runs instructions out
-  /// of order overlaps the two instead of running one after the other ("stitching").
+  /// The AEAD passes Poly1305 here, sealing and opening: the rounds keep the vector units
+  /// busy and Poly1305 the integer multiplier and adders, so a processor that runs
+  /// instructions out of order overlaps the two instead of running one after the other
+  /// ("stitching").
   @inline(__always)
   mutating func permute(interleaving work: (Int) -> Void) {
     for round in 0..<10 {

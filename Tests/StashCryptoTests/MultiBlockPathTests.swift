@@ -3,9 +3,10 @@ import Testing
 
 @testable import StashCrypto
 
-/// The fast paths (several blocks at once on vectors, Poly1305 stitched into sealing) against
-/// the simplest code: RFC 8439's AEAD built from one keystream block at a time
-/// (`ChaCha20.block`) and the public Poly1305, at every length where a path starts or ends.
+/// The fast paths (several blocks at once on vectors, Poly1305 stitched into sealing and
+/// opening) against the simplest code: RFC 8439's AEAD built from one keystream block at a
+/// time (`ChaCha20.block`) and the public Poly1305, at every length where a path starts or
+/// ends.
 @Suite struct MultiBlockPathTests {
   let key = try! SymmetricKey(bytes: (0..<32).map { UInt8(255 - $0) })
   let nonce: [UInt8] = [0, 0, 0, 9, 0, 0, 0, 0x4A, 0, 0, 0, 0]
@@ -47,6 +48,13 @@ import Testing
     #expect(encrypted[...] == expected.dropLast(16), "ChaCha20 alone, length \(length)")
     let opened = try ChaCha20Poly1305.open(sealed, key: key, nonce: nonce, associatedData: aad)
     #expect(opened == plaintext, "length \(length), seed \(seed)")
+    // One flipped bit anywhere (in the stitched groups, the tail or the tag) is refused.
+    var forged = sealed
+    let bit = Int.random(in: 0..<(forged.count * 8), using: &random)
+    forged[bit / 8] ^= 1 << (bit % 8)
+    #expect(throws: CryptoError.authenticationFailed, "length \(length), bit \(bit)") {
+      try ChaCha20Poly1305.open(forged, key: key, nonce: nonce, associatedData: aad)
+    }
   }
 
   @Test(arguments: lengths)
