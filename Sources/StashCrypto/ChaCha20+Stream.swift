@@ -53,15 +53,16 @@ extension ChaCha20 {
     }
   }
 
-  /// Four whole blocks (256 bytes) of keystream XORed into the input, on vectors.
+  /// Four whole blocks (256 bytes) of keystream XORed into the input, on vectors, with
+  /// `work(round)` run after each double round (see `ChaChaState.permute(interleaving:)`).
   @inline(__always)
-  private static func xorFourBlocks(
+  static func xorFourBlocks(
     _ input: UnsafeRawPointer, into output: UnsafeMutableRawPointer,
-    _ start: ChaChaState<UInt32>
+    _ start: ChaChaState<UInt32>, interleaving work: (Int) -> Void = { _ in }
   ) {
     let initial = ChaChaState<SIMD4<UInt32>>(start)
     var state = initial
-    state.permute()
+    state.permute(interleaving: work)
     state.add(initial)
     store(state.x0, state.x1, state.x2, state.x3, at: 0, input, output)
     store(state.x4, state.x5, state.x6, state.x7, at: 16, input, output)
@@ -94,5 +95,65 @@ extension ChaCha20 {
   ) {
     let text = input.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
     output.storeBytes(of: text ^ row, toByteOffset: offset, as: SIMD4<UInt32>.self)
+  }
+}
+
+extension ChaCha20 {
+  /// `xor`, feeding the `count` bytes at `text` to `mac` as it goes: the output itself when
+  /// sealing (the ciphertext is what is authenticated), the ciphertext when opening.
+  ///
+  /// The two are stitched: while the vectors compute one group of four blocks, Poly1305
+  /// absorbs the previous group's 256 bytes of `text` between the double rounds (two of its
+  /// 16-byte blocks after each of the first eight), so that a processor running instructions
+  /// out of order works on both at once instead of one after the other. The last group and
+  /// a tail of fewer than 256 bytes are authenticated after. `mac` must hold no partial
+  /// block; the same conditions as for `xor` apply.
+  static func xor(
+    _ input: UnsafeRawPointer, into output: UnsafeMutableRawPointer, count: Int,
+    key: SymmetricKey.Words, counter: UInt32, nonce: (UInt32, UInt32, UInt32),
+    authenticating text: UnsafeRawPointer, with mac: inout Poly1305
+  ) {
+    // A local copy of the authenticator stays in registers; `mac` is written back once.
+    var poly = mac
+    defer { mac = poly }
+    var start = ChaChaState(key: key, counter: counter, nonce: nonce)
+    var offset = 0
+    if UInt32(1).littleEndian == 1 {
+      while count &- offset >= 256 {
+        let stitch = offset > 0
+        let previous = text + (stitch ? offset &- 256 : 0)
+        xorFourBlocks(input + offset, into: output + offset, start) { round in
+          if stitch && round < 8 { poly.absorb(previous + round &* 32, blocks: 2) }
+        }
+        start.x12 &+= 4
+        offset &+= 256
+      }
+      if offset > 0 { poly.absorb(text + (offset &- 256), blocks: 16) }
+    }
+    if offset < count {
+      let tail = count &- offset
+      xor(
+        input + offset, into: output + offset, count: tail, key: key, counter: start.x12,
+        nonce: nonce)
+      poly.update(UnsafeRawBufferPointer(start: text + offset, count: tail))
+    }
+  }
+
+  /// XORs the `count` bytes at `source` into those at `target`, 16 at a time.
+  static func xor(_ source: UnsafeRawPointer, into target: UnsafeMutableRawPointer, count: Int) {
+    var offset = 0
+    while count &- offset >= 16 {
+      let text = source.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+      let other = target.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+      target.storeBytes(of: text ^ other, toByteOffset: offset, as: SIMD16<UInt8>.self)
+      offset &+= 16
+    }
+    while offset < count {
+      let byte = source.load(fromByteOffset: offset, as: UInt8.self)
+      target.storeBytes(
+        of: byte ^ target.load(fromByteOffset: offset, as: UInt8.self), toByteOffset: offset,
+        as: UInt8.self)
+      offset &+= 1
+    }
   }
 }

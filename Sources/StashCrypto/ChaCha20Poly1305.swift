@@ -80,23 +80,19 @@ public enum ChaCha20Poly1305 {
     var mac = oneTimeAuthenticator(key: key, nonce: nonce)
     mac.update(associatedData)
     mac.padToBlock()
-    // Encrypt and authenticate in pieces that stay in the first-level cache; each piece is
-    // a whole number of blocks, so the counter goes on from one to the next.
-    let piece = 4096
-    var offset = 0
-    while offset < plaintext.count {
-      let length = min(piece, plaintext.count &- offset)
+    let count = plaintext.count
+    if count > 0 {
       ChaCha20.xor(
-        plaintext.baseAddress! + offset, into: output + offset, count: length, key: key,
-        counter: 1 &+ UInt32(truncatingIfNeeded: offset / 64), nonce: nonce)
-      mac.update(UnsafeRawBufferPointer(start: output + offset, count: length))
-      offset &+= length
+        plaintext.baseAddress!, into: output, count: count, key: key, counter: 1, nonce: nonce,
+        authenticating: output, with: &mac)
     }
-    var tag = finishTag(&mac, associatedByteCount: associatedData.count, textByteCount: offset)
-    withUnsafeBytes(of: &tag) { (output + offset).copyMemory(from: $0.baseAddress!, byteCount: 16) }
+    var tag = finishTag(&mac, associatedByteCount: associatedData.count, textByteCount: count)
+    withUnsafeBytes(of: &tag) { (output + count).copyMemory(from: $0.baseAddress!, byteCount: 16) }
   }
 
   /// Opens `sealed` (ciphertext and tag): the tag is checked before anything is decrypted.
+  /// The keystream is computed while Poly1305 reads the ciphertext, into the buffer that
+  /// becomes the plaintext, and is wiped there if the tag does not match.
   static func open(
     _ sealed: UnsafeRawBufferPointer, associatedData: UnsafeRawBufferPointer,
     key: SymmetricKey.Words, nonce: (UInt32, UInt32, UInt32)
@@ -107,22 +103,31 @@ public enum ChaCha20Poly1305 {
     let textCount = sealed.count - tagByteCount
     try ChaCha20.checkLength(textCount, counter: 1)
     let ciphertext = UnsafeRawBufferPointer(rebasing: sealed[..<textCount])
+    let received = UnsafeRawBufferPointer(rebasing: sealed[textCount...])
     var mac = oneTimeAuthenticator(key: key, nonce: nonce)
     mac.update(associatedData)
     mac.padToBlock()
-    mac.update(ciphertext)
-    var tag = finishTag(&mac, associatedByteCount: associatedData.count, textByteCount: textCount)
-    let received = UnsafeRawBufferPointer(rebasing: sealed[textCount...])
-    let valid = withUnsafeBytes(of: &tag) { ConstantTime.equal($0, received) }
-    guard valid else { throw .authenticationFailed }
-    return [UInt8](unsafeUninitializedCapacity: textCount) { output, initialized in
-      if textCount > 0 {
+    var valid = false
+    let plaintext = [UInt8](unsafeUninitializedCapacity: textCount) { output, initialized in
+      // First the keystream alone (zeros XORed with it), with Poly1305 over the ciphertext
+      // stitched in as when sealing; the ciphertext is XORed in only once the tag matches.
+      output.initialize(repeating: 0)
+      if let keystream = output.baseAddress, let text = ciphertext.baseAddress {
         ChaCha20.xor(
-          ciphertext.baseAddress!, into: output.baseAddress!, count: textCount, key: key,
-          counter: 1, nonce: nonce)
+          keystream, into: keystream, count: textCount, key: key, counter: 1, nonce: nonce,
+          authenticating: text, with: &mac)
+      }
+      var tag = finishTag(&mac, associatedByteCount: associatedData.count, textByteCount: textCount)
+      valid = withUnsafeBytes(of: &tag) { ConstantTime.equal($0, received) }
+      if !valid {
+        output.update(repeating: 0)
+      } else if let keystream = output.baseAddress, let text = ciphertext.baseAddress {
+        ChaCha20.xor(text, into: keystream, count: textCount)
       }
       initialized = textCount
     }
+    guard valid else { throw .authenticationFailed }
+    return plaintext
   }
 
   /// Poly1305 under the one-time key: the first 32 bytes of block 0 (section 2.6).

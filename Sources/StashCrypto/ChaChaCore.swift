@@ -60,7 +60,18 @@ struct ChaChaState<Lane: ChaChaLane> {
   /// final addition of the input: HChaCha20 uses them as they are.
   @inline(__always)
   mutating func permute() {
-    for _ in 0..<10 {
+    permute { _ in }
+  }
+
+  /// The 20 rounds, with `work(round)` run after double round `round` (0 to 9).
+  ///
+  /// The AEAD passes Poly1305 here, sealing and opening: the rounds keep the vector units
+  /// busy and Poly1305 the integer multiplier and adders, so a processor that runs
+  /// instructions out of order overlaps the two instead of running one after the other
+  /// ("stitching").
+  @inline(__always)
+  mutating func permute(interleaving work: (Int) -> Void) {
+    for round in 0..<10 {
       quarterRound(&x0, &x4, &x8, &x12)
       quarterRound(&x1, &x5, &x9, &x13)
       quarterRound(&x2, &x6, &x10, &x14)
@@ -69,6 +80,7 @@ struct ChaChaState<Lane: ChaChaLane> {
       quarterRound(&x1, &x6, &x11, &x12)
       quarterRound(&x2, &x7, &x8, &x13)
       quarterRound(&x3, &x4, &x9, &x14)
+      work(round)
     }
   }
 

@@ -2,9 +2,9 @@
 ///
 /// A 32-byte one-time key (r, clamped, and s) authenticates one message with a 16-byte tag.
 /// A key must never authenticate two messages; the AEADs derive a fresh one per nonce.
-/// The arithmetic modulo 2^130 - 5 works on three limbs of 44, 44 and 42 bits with 128-bit
-/// products (the layout of poly1305-donna's 64-bit version), and is free of data-dependent
-/// branches; the final reduction selects with masks.
+/// The arithmetic modulo 2^130 - 5 works on two 64-bit words and a few bits above them, with
+/// four 128-bit products a block (the layout of OpenSSL's scalar x86-64 and arm64 code), and
+/// is free of data-dependent branches; the final reduction selects with masks.
 public struct Poly1305: Sendable {
   /// The number of bytes in a one-time key.
   public static let keyByteCount = 32
@@ -12,14 +12,11 @@ public struct Poly1305: Sendable {
   /// The number of bytes in a tag.
   public static let tagByteCount = 16
 
-  private static let mask44: UInt64 = 0xFFF_FFFF_FFFF
-  private static let mask42: UInt64 = 0x3FF_FFFF_FFFF
-
-  /// r, clamped, in limbs.
-  private let r0: UInt64, r1: UInt64, r2: UInt64
+  /// r, clamped, as two little-endian words.
+  private let r0: UInt64, r1: UInt64
   /// s, the key's second half, as two little-endian words.
   private let pad0: UInt64, pad1: UInt64
-  /// The accumulator in limbs.
+  /// The accumulator: h0 + h1 2^64 + h2 2^128, h2 at most 4 between blocks.
   private var h0: UInt64 = 0, h1: UInt64 = 0, h2: UInt64 = 0
   /// A partial block waiting for more bytes; only the first `buffered` bytes count.
   private var buffer: (UInt64, UInt64) = (0, 0)
@@ -38,11 +35,11 @@ public struct Poly1305: Sendable {
 
   /// Starts an authenticator from the 32 key bytes at `key`.
   init(key: UnsafeRawPointer) {
+    // The clamping of RFC 8439 section 2.5: r &= 0x0ffffffc0ffffffc0ffffffc0fffffff.
     let t0 = UInt64(littleEndian: key.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
     let t1 = UInt64(littleEndian: key.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-    r0 = t0 & 0xFFC_0FFF_FFFF
-    r1 = ((t0 >> 44) | (t1 << 20)) & 0xFFF_FFC0_FFFF
-    r2 = (t1 >> 24) & 0x00F_FFFF_FC0F
+    r0 = t0 & 0x0FFF_FFFC_0FFF_FFFF
+    r1 = t1 & 0x0FFF_FFFC_0FFF_FFFC
     pad0 = UInt64(littleEndian: key.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
     pad1 = UInt64(littleEndian: key.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
   }
@@ -64,12 +61,12 @@ public struct Poly1305: Sendable {
       remaining &-= take
       if buffered < 16 { return }
       let block = buffer
-      withUnsafeBytes(of: block) { blocks($0.baseAddress!, count: 1, final: 1 << 40) }
+      withUnsafeBytes(of: block) { blocks($0.baseAddress!, count: 1, final: 1) }
       buffered = 0
     }
     let whole = remaining >> 4
     if whole > 0 {
-      blocks(input, count: whole, final: 1 << 40)
+      blocks(input, count: whole, final: 1)
       input += whole << 4
       remaining &-= whole << 4
     }
@@ -87,6 +84,14 @@ public struct Poly1305: Sendable {
   /// - Parameter bytes: The next bytes; may be empty.
   public mutating func update(_ bytes: [UInt8]) {
     bytes.withUnsafeBytes { update($0) }
+  }
+
+  /// Appends `count` whole 16-byte blocks at `input`, when no partial block is buffered (the
+  /// AEAD pads the associated data to a block before the ciphertext).
+  @inline(__always)
+  mutating func absorb(_ input: UnsafeRawPointer, blocks count: Int) {
+    assert(buffered == 0, "a partial block is buffered")
+    blocks(input, count: count, final: 1)
   }
 
   /// Appends zero bytes up to the next multiple of 16, as the AEAD's padding does.
@@ -132,84 +137,69 @@ public struct Poly1305: Sendable {
       }
       withUnsafeBytes(of: block) { blocks($0.baseAddress!, count: 1, final: 0) }
     }
-    let m44 = Poly1305.mask44
-    let m42 = Poly1305.mask42
-    var c: UInt64 = 0
-    // Two carry passes leave every limb within its width (h < 2^130 + a little).
-    for _ in 0..<2 {
-      c = h1 >> 44
-      h1 &= m44
-      h2 &+= c
-      c = h2 >> 42
-      h2 &= m42
-      h0 &+= c &* 5
-      c = h0 >> 44
-      h0 &= m44
-      h1 &+= c
-    }
-    // h - p = h + 5 - 2^130: keep it when it does not borrow.
-    var g0 = h0 &+ 5
-    c = g0 >> 44
-    g0 &= m44
-    var g1 = h1 &+ c
-    c = g1 >> 44
-    g1 &= m44
-    var g2 = h2 &+ c &- (1 << 42)
-    let keep = (g2 >> 63) &- 1  // all ones when h >= p
-    g0 &= keep
-    g1 &= keep
-    g2 &= keep
-    h0 = (h0 & ~keep) | g0
-    h1 = (h1 & ~keep) | g1
-    h2 = (h2 & ~keep) | g2
-    // h + s modulo 2^128.
-    h0 &+= pad0 & m44
-    c = h0 >> 44
-    h0 &= m44
-    h1 &+= (((pad0 >> 44) | (pad1 << 20)) & m44) &+ c
-    c = h1 >> 44
-    h1 &= m44
-    h2 &+= ((pad1 >> 24) & m42) &+ c
-    h2 &= m42
-    let low = h0 | (h1 << 44)
-    let high = (h1 >> 20) | (h2 << 24)
-    return (low.littleEndian, high.littleEndian)
+    // h < 2^128 * 5 < 2p, so one conditional subtraction of p = 2^130 - 5 reduces it fully:
+    // g = h + 5 - 2^130 is kept when it does not borrow, that is when h + 5 reaches 2^130.
+    let h = joined(h0, h1)
+    let (g, carry) = h.addingReportingOverflow(5)
+    let keep = 0 &- UInt128((h2 &+ (carry ? 1 : 0)) >> 2)  // all 128 bits set when h >= p
+    // The tag is h + s modulo 2^128.
+    let tag = ((h & ~keep) | (g & keep)) &+ joined(pad0, pad1)
+    return (low(tag).littleEndian, high(tag).littleEndian)
   }
 
-  /// Absorbs `count` 16-byte blocks at `input`; `final` is 2^40 (the 2^128 bit in the top
-  /// limb) for whole blocks and 0 for the padded last one.
+  /// Absorbs `count` 16-byte blocks at `input`; `final` is 1 (the 2^128 bit) for whole
+  /// blocks and 0 for the padded last one.
+  ///
+  /// Each step is h = (h + block) * r modulo 2^130 - 5, on h = h0 + h1 2^64 + h2 2^128 (h2
+  /// a few bits) and r = r0 + r1 2^64. Four 64 x 64 -> 128-bit products do the work: the
+  /// clamping leaves r1 a multiple of 4, so the parts of the product at 2^128 and above fold
+  /// back down as multiples of s1 = r1 + r1 / 4 = 5 r1 / 4 (2^130 is 5 modulo p).
   @inline(__always)
   private mutating func blocks(_ input: UnsafeRawPointer, count: Int, final: UInt64) {
-    let m44 = Poly1305.mask44
-    let m42 = Poly1305.mask42
-    let (r0, r1, r2) = (self.r0, self.r1, self.r2)
-    let s1 = r1 &* (5 << 2)
-    let s2 = r2 &* (5 << 2)
+    let (r0, r1) = (self.r0, self.r1)
+    let s1 = r1 &+ (r1 >> 2)
     var (h0, h1, h2) = (self.h0, self.h1, self.h2)
     var p = input
     for _ in 0..<count {
-      let t0 = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
-      let t1 = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-      h0 &+= t0 & m44
-      h1 &+= ((t0 >> 44) | (t1 << 20)) & m44
-      h2 &+= ((t1 >> 24) & m42) | final
-      var d0 = wide(h0, r0) &+ wide(h1, s2) &+ wide(h2, s1)
-      var d1 = wide(h0, r1) &+ wide(h1, r0) &+ wide(h2, s2)
-      var d2 = wide(h0, r2) &+ wide(h1, r1) &+ wide(h2, r0)
-      h0 = UInt64(truncatingIfNeeded: d0) & m44
-      d1 &+= d0 >> 44
-      h1 = UInt64(truncatingIfNeeded: d1) & m44
-      d2 &+= d1 >> 44
-      h2 = UInt64(truncatingIfNeeded: d2) & m42
-      d0 = d2 >> 42
-      h0 &+= UInt64(truncatingIfNeeded: d0) &* 5
-      let carry = h0 >> 44
-      h0 &= m44
-      h1 &+= carry
+      // h += block, with the 2^128 bit; the carry out of 128 bits goes into h2.
+      let m0 = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+      let m1 = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+      let (sum, carry) = joined(h0, h1).addingReportingOverflow(joined(m0, m1))
+      (h0, h1) = (low(sum), high(sum))
+      h2 &+= final &+ (carry ? 1 : 0)
+      // h * r: d0 at 2^0, d1 at 2^64, h2 r0 at 2^128. h2 is at most 6 here, r0 and s1 are
+      // below 2^61, so h2 s1 and h2 r0 fit a word and no sum overflows 128 bits.
+      let d0 = wide(h0, r0) &+ wide(h1, s1)
+      var d1 = wide(h0, r1) &+ wide(h1, r0) &+ UInt128(h2 &* s1)
+      d1 &+= d0 >> 64
+      let top = high(d1) &+ h2 &* r0
+      // Partial reduction: the bits from 2^130 up, times 5, are added back at the bottom.
+      let fold = (top & ~3) &+ (top >> 2)
+      let (reduced, over) = joined(low(d0), low(d1)).addingReportingOverflow(UInt128(fold))
+      (h0, h1) = (low(reduced), high(reduced))
+      h2 = (top & 3) &+ (over ? 1 : 0)
       p += 16
     }
     (self.h0, self.h1, self.h2) = (h0, h1, h2)
   }
+}
+
+/// The 128-bit number `low + high * 2^64`.
+@inline(__always)
+private func joined(_ low: UInt64, _ high: UInt64) -> UInt128 {
+  UInt128(high) << 64 | UInt128(low)
+}
+
+/// The low 64 bits of a 128-bit number.
+@inline(__always)
+private func low(_ value: UInt128) -> UInt64 {
+  UInt64(truncatingIfNeeded: value)
+}
+
+/// The high 64 bits of a 128-bit number.
+@inline(__always)
+private func high(_ value: UInt128) -> UInt64 {
+  UInt64(truncatingIfNeeded: value >> 64)
 }
 
 /// The full 128-bit product of two 64-bit words.

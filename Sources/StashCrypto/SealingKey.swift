@@ -38,12 +38,26 @@ public struct SealingKey: Sendable, CustomStringConvertible, CustomDebugStringCo
   }
 
   /// Seals under a given nonce: for the golden vectors only, never for data.
+  ///
+  /// The result is written in one buffer, the nonce first, with no copy of the ciphertext.
   func seal(_ plaintext: [UInt8], associatedData: [UInt8], nonce: [UInt8]) throws(CryptoError)
     -> [UInt8]
   {
-    nonce
-      + (try XChaCha20Poly1305.seal(
-        plaintext, key: key, nonce: nonce, associatedData: associatedData))
+    let (subkey, inner) = try XChaCha20Poly1305.split(key: key, nonce: nonce)
+    let words = try ChaCha20.nonceWords(inner)
+    try ChaCha20.checkLength(plaintext.count, counter: 1)
+    let total = plaintext.count + SealingKey.overhead
+    return [UInt8](unsafeUninitializedCapacity: total) { output, initialized in
+      _ = output.initialize(from: nonce)
+      plaintext.withUnsafeBytes { text in
+        associatedData.withUnsafeBytes { data in
+          ChaCha20Poly1305.seal(
+            text, associatedData: data, key: subkey.words, nonce: words,
+            into: output.baseAddress! + XChaCha20Poly1305.nonceByteCount)
+        }
+      }
+      initialized = total
+    }
   }
 
   /// Checks and decrypts what `seal` returned.
@@ -61,9 +75,19 @@ public struct SealingKey: Sendable, CustomStringConvertible, CustomDebugStringCo
     guard sealed.count >= SealingKey.overhead else {
       throw .sealedMessageTooShort(byteCount: sealed.count, minimum: SealingKey.overhead)
     }
-    let nonce = Array(sealed[..<24])
-    return try XChaCha20Poly1305.open(
-      Array(sealed[24...]), key: key, nonce: nonce, associatedData: associatedData)
+    let (subkey, inner) = try XChaCha20Poly1305.split(key: key, nonce: Array(sealed[..<24]))
+    let words = try ChaCha20.nonceWords(inner)
+    // The ciphertext is read where it is, not copied out first.
+    let opened = sealed.withUnsafeBytes { raw in
+      associatedData.withUnsafeBytes { data in
+        Result { () throws(CryptoError) in
+          try ChaCha20Poly1305.open(
+            UnsafeRawBufferPointer(rebasing: raw[24...]), associatedData: data,
+            key: subkey.words, nonce: words)
+        }
+      }
+    }
+    return try opened.get()
   }
 
   /// `SealingKey(redacted)`.
