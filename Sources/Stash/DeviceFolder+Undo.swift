@@ -59,7 +59,7 @@ extension DeviceFolder {
       return UndoOutcome(undone: event, item: try addItem(copy), restoredAsCopy: true)
     default:
       // Its moves go under the identity the write is saved as (a copy's own, once it wrote).
-      let writer = try folder.writingDevice()
+      let writer = try writingDevice()
       let item = try editItem(id, action: "the undo") { item throws(StashError) in
         try self.revert(event.changes, of: &item, by: writer)
       }

@@ -79,6 +79,12 @@ public final class DeviceFolder: Sendable {
     }
     return try folder.writableStore()
   }
+
+  /// The device this write tallies its stock moves under (see ``SyncFolder/writingDevice()``).
+  func writingDevice() throws(StashError) -> DeviceID {
+    _ = try writableStore()
+    return try folder.writingDevice()
+  }
 }
 
 extension DeviceFolder {

@@ -1,12 +1,20 @@
-import JSONLines
+public import JSONLines
 import LocalStore
 import MirrorStore
-import StashModel
+public import StashModel
 import Synchronization
 
 extension SyncFolder {
   /// Where this device folder is on its file system now, or `nil` when that cannot be told.
   func currentFolderIdentity() -> FolderIdentity? {
+    Self.folderIdentity(of: home, fileSystem: fileSystem)
+  }
+
+  /// Where the folder `home` is on its file system (its device and inode numbers, and its
+  /// birth time where the file system keeps one), or `nil` when that cannot be told.
+  public static func folderIdentity(
+    of home: String, fileSystem: any FileSystem = POSIXFileSystem()
+  ) -> FolderIdentity? {
     guard let found = try? fileSystem.identity(atPath: home), found.kind == .directory else {
       return nil
     }

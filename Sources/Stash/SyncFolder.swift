@@ -198,12 +198,19 @@ public final class SyncFolder: Sendable {
         home: home, schemas: schemas, local: nil, mirror: .notEntitled(.none), lock: lock,
         entitlementAtOpen: .none, options: options)
     }
+    // A new folder records where it is in its first transaction: a copy taken before its
+    // first write is then a copy too.
+    var identity: FolderIdentity?
+    if !exists {
+      do { try options.fileSystem.makeDirectory(home) } catch { throw StashError(.io(error)) }
+      identity = folderIdentity(of: home, fileSystem: options.fileSystem)
+    }
     let local: LocalStore
     do {
       let creation = LocalStore.Creation(
         deviceID: DeviceID(options.newIdentifier().rawValue)!,
         deviceName: options.deviceName ?? ProcessInfo.processInfo.hostName, time: options.clock(),
-        storeID: StoreID(options.newIdentifier().rawValue)!)
+        storeID: StoreID(options.newIdentifier().rawValue)!, folderIdentity: identity)
       local = try LocalStore.open(
         folder: home, schemas: schemas, lock: lock, create: creation,
         access: exists ? options.access.store : .writing, compaction: options.compaction,
@@ -218,9 +225,6 @@ public final class SyncFolder: Sendable {
       home: home, schemas: schemas, local: local, mirror: nil, lock: lock,
       entitlementAtOpen: entitlement,
       options: options)
-    // A new folder records where it is at once: a copy taken before its first write is then a
-    // copy too.
-    if local.openReport.created { try folder.ensureOwnIncarnation(of: local, recording: true) }
     return folder
   }
 
