@@ -65,7 +65,11 @@ struct GraphDecision {
     into leaves: inout Set<VersionID>, effects: inout [Effect]
   ) -> VersionID? {
     let c = situation.checkpoint
-    guard let own, own.hash != c?.hash,
+    // A side is unchanged only against a version the mirror holds: a checkpoint whose version
+    // the mirror lost (a damaged last transaction set aside) says nothing about the leaves, and
+    // taking them would silently revert this device's row.
+    let unchanged = own?.hash == c?.hash && !situation.derivation.isEmpty
+    guard let own, !unchanged,
       !leaves.contains(where: { graph.versions[$0]!.snapshot.hash == own.hash }),
       !(own.isTombstone && !leaves.isEmpty
         && leaves.allSatisfy { graph.versions[$0]!.snapshot.isTombstone })

@@ -32,6 +32,20 @@ extension GoldenCase {
         .record(b.item(1, quantity: 4, minutes: 5).record), parents: [.record(agreed.record)])
     },
     GoldenCase(
+      name: "row-02b-checkpoint-the-mirror-lost",
+      about: "The local row is the checkpoint, but no mirror version holds it (the mirror set "
+        + "aside a damaged last transaction after the checkpoint was saved); the mirror's only "
+        + "version is an older one. Taking it would silently revert the row: the row is written "
+        + "into the graph instead (as a root: nothing it derives from is known), and the two "
+        + "merge two-way (here: a conflict on the quantity, each keeps its own)."
+    ) { b in
+      let older = b.item(1, quantity: 5)
+      try b.mirror(.record(older.record), author: Fixed.device)
+      let saved = b.item(1, quantity: 4, minutes: 20)
+      try b.local(saved.record)
+      try b.checkpoint(.record(saved.record))
+    },
+    GoldenCase(
       name: "row-03-local-edit-copied",
       about: "Only the local row changed: it is copied to the mirror with the checkpoint as its "
         + "parent."
