@@ -108,7 +108,9 @@ extension CommandTable {
       stash), 3 busy (another stash holds this device folder), 4 damaged (this device's \
       mirror, or the shared folder's zone.json).
       """,
-    subcommands: [syncEnable, syncDisable, syncStatus, syncNewIdentity, syncVerify],
+    subcommands: [
+      syncEnable, syncDisable, syncStatus, syncNewIdentity, syncJoinZone, syncVerify,
+    ],
     examples: ["stash sync", "stash sync --json", "stash sync status"])
 
   static let syncEnable = CommandSpec(
@@ -142,6 +144,24 @@ extension CommandTable {
       harmless) and reads the old id's segments again, so both copies sync without loss.
       """,
     examples: ["stash sync new-identity"])
+
+  static let syncJoinZone = CommandSpec(
+    "join-zone",
+    abstract:
+      "Merge another zone of the shared folder into this device's, once you know both are one inventory",
+    discussion: """
+      Two devices that turned sync on with their own empty copies of the shared folder, before \
+      the sync tool first ran, each made a zone: 'stash sync' then names the other zone and \
+      its devices on every run, and nothing of it is merged. If both zones are one \
+      inventory, run this on the devices of one of them (only one: every 'stash sync' names \
+      the zone to join), typing the other zone's id (its first 8 characters are enough). \
+      This device then syncs that zone: its next sync reads that zone's changes and sends \
+      everything this device holds there, and the other devices merge it on their next sync. \
+      Nothing is lost, and no file in the shared folder is removed. Two different \
+      inventories in one folder are never merged unless someone runs this.
+      """,
+    arguments: [ArgumentSpec("ZONE", help: "The zone to join: its id, or its first 8 characters")],
+    examples: ["stash sync join-zone 737c4cd6"])
 
   static let syncStatus = CommandSpec(
     "status",
