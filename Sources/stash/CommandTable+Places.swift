@@ -147,18 +147,21 @@ extension CommandTable {
 
   static let syncJoinZone = CommandSpec(
     "join-zone",
-    abstract:
-      "Merge another zone of the shared folder into this device's, once you know both are one inventory",
+    abstract: "Join another zone of the shared folder, once you know both are one inventory",
     discussion: """
-      Two devices that turned sync on with their own empty copies of the shared folder, before \
-      the sync tool first ran, each made a zone: 'stash sync' then names the other zone and \
-      its devices on every run, and nothing of it is merged. If both zones are one \
-      inventory, run this on the devices of one of them (only one: every 'stash sync' names \
-      the zone to join), typing the other zone's id (its first 8 characters are enough). \
-      This device then syncs that zone: its next sync reads that zone's changes and sends \
-      everything this device holds there, and the other devices merge it on their next sync. \
-      Nothing is lost, and no file in the shared folder is removed. Two different \
-      inventories in one folder are never merged unless someone runs this.
+      Two devices that turned sync on with their own empty copies of the shared folder, \
+      before the sync tool first ran, each made a zone of their own: 'stash sync', 'stash \
+      sync status', 'stash sync verify' and 'stash doctor' then name the other zone and its \
+      devices, and nothing of it is merged. If both zones are one inventory, run this on the \
+      devices of one of them, typing the zone that 'stash sync' names there (its first 8 \
+      characters are enough). This device then syncs that zone: its next sync reads that \
+      zone's changes and sends everything this device holds there, and that zone's devices \
+      merge it on their next sync. Nothing is lost and no file in the shared folder is \
+      removed. Two inventories in one folder are never merged unless someone runs this.
+
+      Exit status: 0 joined, 1 refused (sync is off, no other zone by that id holds changes \
+      in the shared folder, several do, or it is this device's zone; nothing changes), 2 no \
+      ZONE, 3 busy, 4 damaged.
       """,
     arguments: [ArgumentSpec("ZONE", help: "The zone to join: its id, or its first 8 characters")],
     examples: ["stash sync join-zone 737c4cd6"])
@@ -167,7 +170,11 @@ extension CommandTable {
     "status",
     abstract: "Show whether sync is on and what is waiting to be exchanged",
     discussion: """
-      Shows the digest of this device's inventory (the same on every device that holds the       same records and deletions), the last successful import and export, what waits to       leave this device and what waits for the sync tool, open conflicts, and every other       device seen in the shared folder with when it last wrote.
+      Shows the digest of this device's inventory (the same on every device that holds the \
+      same records and deletions), the last successful import and export, what waits to \
+      leave this device and what waits for the sync tool, another zone in the shared folder \
+      and its devices (a zone race), photos this device holds that the folder lacks, open \
+      conflicts, and every other device seen in the shared folder with when it last wrote.
       """,
     examples: ["stash sync status", "stash sync status --json"])
 
