@@ -27,7 +27,8 @@ extension SyncFolder {
   /// the old one) bound to the new zone, with every version it holds (this device's, and those
   /// it read from devices of its old zone) waiting to be exported again, now in the new zone,
   /// so that the new zone's devices can read them. Nothing else changes: the segments it read
-  /// stay read, its own segments stay its own, and the local store is not touched. The next
+  /// stay read (but the new zone's, which are read next), its own segments stay its own, and
+  /// the local store is not touched. The next
   /// sync reads the new zone's segments (its records meet this device's; records both zones
   /// created under one derived id meet as concurrent versions, which the reconciler merges or
   /// keeps as a conflict), then exports. The new zone's devices then find every version of
@@ -80,10 +81,14 @@ extension SyncFolder {
           : "'\(text)' names several zones") + "; nothing was changed; " + listed)
     }
     let content = mirror.content
-    let changes = content.changesForCompaction.map { change -> MirrorChange in
+    // Its segments are read from now on: an earlier version of this code marked some read
+    // after reporting them once, without merging them.
+    let unread = Set(target.segments)
+    let changes = content.changesForCompaction.compactMap { change -> MirrorChange? in
       switch change {
       case .bindZone: .bindZone(target.zone)
       case .addVersion(let version, _): .addVersion(version, pending: true)
+      case .markRead(let segment) where unread.contains(segment): nil
       default: change
       }
     }
