@@ -90,7 +90,7 @@ extension CloudFolder {
     if holdingBack
       && (!plan.merge.versions.isEmpty || !plan.read.isEmpty || !plan.peers.isEmpty
         || !plan.report.rejected.isEmpty || !plan.report.waiting.isEmpty
-        || !plan.report.otherZones.isEmpty)
+        || plan.report.otherZones.contains(where: \.hasLiveSegments))
     {
       plan.report.heldBack = true
       return plan.report
@@ -329,8 +329,9 @@ struct MergeSet {
 }
 
 extension CloudFolder {
-  /// Whether the folder holds nothing an import into `content` would read now: its zone is
-  /// the mirror's and every segment in it was read or exported by the mirror.
+  /// Whether the folder holds nothing an import into `content` would read now: it is the
+  /// mirror's folder (``binding(of:zone:)``) and every segment in it was read or exported by
+  /// the mirror.
   ///
   /// The sync seal asks this after taking its fingerprint of the folder: a segment another
   /// device published after this run's import listed the folder is in the fingerprint but not
@@ -338,9 +339,8 @@ extension CloudFolder {
   ///
   /// - Returns: `false` also when the folder cannot be read.
   public func holdsNothingUnseen(by content: MirrorContent) -> Bool {
-    guard let zone = try? zone(creatingIfMissing: false), zone == content.zone else {
-      return false
-    }
+    // The mirror's zone: `zone.json` may name another one the sync tool kept (a note only).
+    guard content.zone != nil, (try? lookingBinding(of: content)) != nil else { return false }
     var report = ImportReport()
     guard let unread = try? unreadSegments(content, report: &report, alsoReading: []),
       report.rejected.isEmpty

@@ -89,7 +89,10 @@ extension CloudFolder {
     var refs = [SHA256Digest: BlobRef]()
     for versions in content.versions.values {
       for version in versions.values {
-        for blob in version.blobs where refs[blob.digest] == nil { refs[blob.digest] = blob }
+        guard let record = version.snapshot.record else { continue }
+        for case .blob(let blob) in record.values where refs[blob.digest] == nil {
+          refs[blob.digest] = blob
+        }
       }
     }
     var lacking = [LackingPhoto]()

@@ -91,7 +91,7 @@ extension SyncFolder {
       report.passRan && report.passError == nil && report.exportError == nil
       && report.exportStopped == nil && report.rejectedSegments.isEmpty
       && report.waiting.isEmpty && report.photosMissing.isEmpty && report.duplicates == 0
-      && report.otherZones.isEmpty
+      && !report.otherZones.contains(where: \.hasLiveSegments)
       && content.pending.isEmpty && content.lastImport != nil && content.lastExport != nil
       && mirror.droppedTail == nil && local?.openReport.tail == nil
     // A run that leaves something to do writes nothing: an earlier seal stays, and it matches
