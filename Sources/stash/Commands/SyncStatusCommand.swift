@@ -131,16 +131,18 @@ enum SyncStatusCommand: StashHandler {
       "photosToPublish": .array(status.photosToPublish.map(OtherZoneView.json)),
       "openConflicts": .integer(Int64(status.openConflicts)),
       "concurrentInFolder": .integer(Int64(overview.concurrentInFolder)),
-      "devices": .array(
-        overview.peers.map { peer in
-          .object([
-            "id": .string(peer.device.rawValue),
-            "name": peer.name.map { .string($0) } ?? .null,
-            "lastWrote": Format.isoTime(peer.wroteAt),
-            "segments": peer.segments.map { .integer(Int64($0)) } ?? .null,
-          ])
-        }),
+      "devices": .array(overview.peers.map(peer)),
     ]
+  }
+
+  /// `{"id", "name", "lastWrote", "segments"}`: a device of the shared folder.
+  static func peer(_ peer: PeerStatus) -> JSONValue {
+    .object([
+      "id": .string(peer.device.rawValue),
+      "name": peer.name.map { .string($0) } ?? .null,
+      "lastWrote": Format.isoTime(peer.wroteAt),
+      "segments": peer.segments.map { .integer(Int64($0)) } ?? .null,
+    ])
   }
 
   /// `{"file", "kind": "segment"|"photo", "reason"}`.

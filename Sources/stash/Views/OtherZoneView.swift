@@ -21,15 +21,7 @@ enum OtherZoneView {
       "zone": .string(zone.zone),
       "zoneFile": .bool(zone.namedByZoneFile),
       "live": .bool(zone.hasLiveSegments),
-      "devices": .array(
-        zone.devices.map { device in
-          .object([
-            "id": .string(device.device.rawValue),
-            "name": device.name.map { .string($0) } ?? .null,
-            "lastWrote": Format.isoTime(device.wroteAt),
-            "segments": .integer(Int64(device.segments ?? 0)),
-          ])
-        }),
+      "devices": .array(zone.devices.map(SyncStatusCommand.peer)),
       "segments": .array(zone.segments.map { .string($0) }),
     ])
   }
