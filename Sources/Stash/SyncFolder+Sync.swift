@@ -60,8 +60,8 @@ public struct SyncRunReport: Hashable, Sendable {
   /// Photos this device holds that the shared folder lacked (missing, renamed by a sync tool,
   /// cut short, damaged), published again by this run: their SHA-256 in hex.
   public var photosPublished: [String] = []
-  /// Other zones in the shared folder (a zone race, or another inventory's files): nothing of
-  /// them was merged.
+  /// Other zones whose segments in the shared folder hold changes this device does not have
+  /// (a zone race, or another inventory's files): nothing of them was merged.
   public var otherZones: [OtherZone] = []
   /// A sync of sealed changes found something new in the shared folder and stopped before
   /// writing anything: the full sync runs instead (``SyncFolder/syncSealedChanges(progress:)``).
@@ -165,7 +165,11 @@ extension SyncFolder {
       report.versionsImported = imported.versionsImported
       report.rejectedSegments = imported.rejected.map(\.description)
       report.waiting = imported.waiting.map(\.description)
-      report.otherZones = imported.otherZones.map { OtherZone($0, thisZone: mirror.content.zone) }
+      // A zone only `zone.json` names is a standing note for status and the doctor: a sync
+      // the seal skips could not report it.
+      report.otherZones = imported.otherZones.filter(\.hasLiveSegments).map {
+        OtherZone($0, thisZone: mirror.content.zone)
+      }
     } catch {
       throw StashError(error)
     }

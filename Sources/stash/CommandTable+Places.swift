@@ -147,7 +147,7 @@ extension CommandTable {
 
   static let syncJoinZone = CommandSpec(
     "join-zone",
-    abstract: "Join another zone of the shared folder, once you know both are one inventory",
+    abstract: "Join the other zone of a zone race, keeping all this device's data",
     discussion: """
       Two devices that turned sync on with their own empty copies of the shared folder, \
       before the sync tool first ran, each made a zone of their own: 'stash sync', 'stash \
