@@ -59,7 +59,7 @@ extension CloudFolder {
   private func exportPending(
     from mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp, deviceName: String?
   ) throws(CloudError) -> ExportReport {
-    let zone = try bind(mirror)
+    let zone = try bind(mirror).zone
     let content = mirror.content
     var report = ExportReport()
     let survey = try surveyOwnFolder(content)
@@ -123,48 +123,18 @@ extension CloudFolder {
     return report
   }
 
-  /// Copies a segment's photos to the shared folder.
-  ///
-  /// An intact shared copy is left alone. Anything else under a photo's name (bytes that do
-  /// not match it, a truncated copy, a link or a FIFO) is removed first: a content-addressed
-  /// name holding other bytes is nobody's photo, so removing it loses nothing, and it is the
-  /// only thing the transport ever removes that it did not write.
+  /// Copies a segment's photos to the shared folder (``publishPhoto(_:from:)``).
   private func copyPhotos(
     of segment: Segment, from deviceBlobs: BlobStore, report: inout ExportReport
   ) throws(CloudError) {
     for blob in Set(segment.blobs).sorted(by: { $0.digest < $1.digest }) {
-      let relative = SharedFiles.photoPath(blob)
-      do throws(FileSystemError) {
-        if try files.check(blob) == .intact { continue }
-        let bytes: [UInt8]
-        do throws(BlobError) {
-          bytes = try deviceBlobs.read(blob)
-        } catch {
-          switch error {
-          case .missing, .corrupt:
-            report.blobsMissing.append(blob.digest.hex)
-            continue
-          case .unreadable(_, let failure), .io(let failure):
-            // An I/O error reading this device's copy is not a missing photo: exporting the
-            // segment without it would never send the photo again.
-            throw failure
-          case .tooLarge(let path, let size):
-            throw FileSystemError(
-              operation: "read", path: path, code: 0, reason: "it holds \(size) bytes")
-          }
-        }
-        if let kind = try files.kind(of: relative), kind != .directory {
-          try fileSystem.removeFile(files.absolute(relative))
-        }
-        switch try files.publish(bytes, as: relative, unique: RecordID.make().rawValue) {
-        case .published: report.blobsCopied += 1
-        case .exists: continue
-        case .unsafe(let path, let kind):
-          report.stopped = .unsafe(path: path, kind: kind)
-          return
-        }
-      } catch {
-        throw .io(error)
+      switch try publishPhoto(blob, from: deviceBlobs) {
+      case .intact: continue
+      case .published: report.blobsCopied += 1
+      case .missingHere: report.blobsMissing.append(blob.digest.hex)
+      case .unsafe(let path, let kind):
+        report.stopped = .unsafe(path: path, kind: kind)
+        return
       }
     }
   }

@@ -16,8 +16,12 @@ public struct ImportReport: Hashable, Sendable {
   /// What was not applied because it is wrong: a damaged or oversized segment, a version whose
   /// hash does not match its payload, a damaged photo, a link or special file where a segment
   /// or folder should be (all read again next time, in case a good copy arrives), an invalid
-  /// version (never applied; reported once), a segment of another zone (reported once).
+  /// version (never applied; reported once).
   public var rejected: [Rejection] = []
+  /// Other zones whose segments hold versions this device does not know (a zone race, or
+  /// another account's files): never merged, never marked read, reported on every import;
+  /// and the zone `zone.json` names when it is not this device's.
+  public var otherZones: [ZoneSighting] = []
   /// What is not complete yet (a segment or a photo the sync tool is still delivering): read
   /// again next time, and only the records that need it are held back.
   public var waiting: [Rejection] = []
@@ -78,14 +82,15 @@ extension CloudFolder {
     into mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp, holdingBack: Bool,
     progress: (Int, Int) -> Void
   ) throws(CloudError) -> ImportReport {
-    let zone = try bind(mirror)
+    let binding = try bind(mirror)
     var photos = PhotoCheck(files: files, deviceBlobs: deviceBlobs, copying: !holdingBack)
     var plan = try planImport(
-      mirror.content, zone: zone, photos: &photos, progress: progress)
+      mirror.content, binding: binding, photos: &photos, progress: progress)
     plan.report.blobsCopied = photos.copied
     if holdingBack
       && (!plan.merge.versions.isEmpty || !plan.read.isEmpty || !plan.peers.isEmpty
-        || !plan.report.rejected.isEmpty || !plan.report.waiting.isEmpty)
+        || !plan.report.rejected.isEmpty || !plan.report.waiting.isEmpty
+        || plan.report.otherZones.contains(where: \.hasLiveSegments))
     {
       plan.report.heldBack = true
       return plan.report
@@ -134,9 +139,10 @@ extension CloudFolder {
   /// Reads every unread segment and decides what to merge; writes nothing. `progress` is told
   /// after each segment how many of the unread ones were read.
   func planImport(
-    _ content: MirrorContent, zone: String, photos: inout PhotoCheck,
+    _ content: MirrorContent, binding: ZoneBinding, photos: inout PhotoCheck,
     progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(CloudError) -> ImportPlan {
+    let zone = binding.zone
     var plan = ImportPlan(merge: MergeSet(content: content))
     // Segments under this device's own id that it did not write come from a copy of this
     // device folder (a restored backup). They are not read until this folder has an identity
@@ -144,22 +150,19 @@ extension CloudFolder {
     // same device id as this one's, and merging the two would keep only the larger tally,
     // losing moves. After the new identity they are another device's, and read.
     let foreign = Set(try surveyOwnFolder(content).foreign)
-    let unread = try unreadSegments(content, report: &plan.report, alsoReading: []).filter {
-      !foreign.contains($0)
-    }
+    let unread = try unreadSegments(
+      content, report: &plan.report,
+      alsoReading: try readSegmentsOfOtherZones(content, zone: zone)
+    ).filter { !foreign.contains($0) }
+    var otherZones = [(path: String, segment: Segment)]()
     for (index, path) in unread.enumerated() {
       defer { progress(index + 1, unread.count) }
       guard let segment = try segment(at: path, content: content, report: &plan.report) else {
         continue
       }
       if segment.zone != zone {
-        plan.report.rejected.append(
-          .init(
-            segment: path,
-            reason: "it belongs to zone '\(segment.zone.prefix(8))', not this folder's: it is "
-              + "left from another account or an earlier folder, and will not be reported "
-              + "again; remove it from the shared folder"))
-        plan.markRead(path, in: content)
+        // Sorted once this import's own versions are known (see ``ZoneSighting``).
+        otherZones.append((path, segment))
         continue
       }
       var complete = true
@@ -175,6 +178,7 @@ extension CloudFolder {
         plan.note(segment, in: content)
       }
     }
+    plan.sortOtherZones(otherZones, binding: binding, content: content)
     return plan
   }
 
@@ -230,7 +234,7 @@ extension CloudFolder {
 
   /// The segment's versions that pass the checks a local edit gets, by record; every other
   /// one is reported.
-  private static func validVersions(
+  static func validVersions(
     of segment: Segment, path: String, report: inout ImportReport
   ) -> [(RecordKey, [MirrorVersion])] {
     var byKey = [RecordKey: [MirrorVersion]]()
@@ -304,6 +308,11 @@ struct MergeSet {
 
   init(content: MirrorContent) { self.content = content }
 
+  /// Whether the mirror, or this set, holds `version` (by id: the same snapshot and parents).
+  func knows(_ version: MirrorVersion) -> Bool {
+    content.version(version.id, of: version.key) != nil || seen.contains(version.ref)
+  }
+
   mutating func add(_ version: MirrorVersion) {
     let ref = version.ref
     let known = content.version(version.id, of: version.key)
@@ -320,8 +329,9 @@ struct MergeSet {
 }
 
 extension CloudFolder {
-  /// Whether the folder holds nothing an import into `content` would read now: its zone is
-  /// the mirror's and every segment in it was read or exported by the mirror.
+  /// Whether the folder holds nothing an import into `content` would read now: it is the
+  /// mirror's folder (``binding(of:zone:)``) and every segment in it was read or exported by
+  /// the mirror.
   ///
   /// The sync seal asks this after taking its fingerprint of the folder: a segment another
   /// device published after this run's import listed the folder is in the fingerprint but not
@@ -329,9 +339,8 @@ extension CloudFolder {
   ///
   /// - Returns: `false` also when the folder cannot be read.
   public func holdsNothingUnseen(by content: MirrorContent) -> Bool {
-    guard let zone = try? zone(creatingIfMissing: false), zone == content.zone else {
-      return false
-    }
+    // The mirror's zone: `zone.json` may name another one the sync tool kept (a note only).
+    guard content.zone != nil, (try? lookingBinding(of: content)) != nil else { return false }
     var report = ImportReport()
     guard let unread = try? unreadSegments(content, report: &report, alsoReading: []),
       report.rejected.isEmpty

@@ -15,6 +15,10 @@ public struct FolderView: Sendable {
   public var deviceSegments: [DeviceID: Int] = [:]
   /// Files (or records in them) not complete yet, as the next import would report them.
   public var waiting: [ImportReport.Rejection] = []
+  /// What the next import would reject.
+  public var rejected: [ImportReport.Rejection] = []
+  /// Other zones in the folder, as the next import would report them.
+  public var otherZones: [ZoneSighting] = []
 }
 
 /// A file of the shared folder that was not applied, and why (the name modules with an
@@ -36,23 +40,30 @@ extension CloudFolder {
     -> FolderView
   {
     var content = mirror.content
-    let zone: String
-    do {
-      zone = try self.zone(creatingIfMissing: false)
-    } catch .noZone {
-      if content.zone != nil { throw .noZone(root) }
+    guard let binding = try lookingBinding(of: content) else {
       return FolderView(content: content)
     }
-    if let bound = content.zone, bound != zone {
-      throw .otherZone(folder: root, zone: zone, mirrorZone: bound)
-    }
     var photos = PhotoCheck(files: files, deviceBlobs: deviceBlobs, copying: false)
-    let plan = try planImport(content, zone: zone, photos: &photos)
+    let plan = try planImport(content, binding: binding, photos: &photos)
     for version in plan.merge.versions { content.apply(.addVersion(version, pending: false)) }
     var view = FolderView(content: content, unreadSegments: plan.read.count)
     view.waiting = plan.report.waiting
+    view.rejected = plan.report.rejected
+    view.otherZones = plan.report.otherZones
     view.deviceSegments = try deviceSegmentCounts()
     return view
+  }
+
+  /// The binding the next import would use, writing nothing: `nil` for a mirror not bound yet
+  /// in a folder without `zone.json` (the import would make the zone).
+  func lookingBinding(of content: MirrorContent) throws(CloudError) -> ZoneBinding? {
+    if let bound = content.zone { return try binding(of: content, zone: bound) }
+    do {
+      let zone = try self.zone(creatingIfMissing: false)
+      return ZoneBinding(zone: zone, zoneFile: zone)
+    } catch .noZone {
+      return nil
+    }
   }
 
   /// How many segment files each device's folder holds (folders whose name is no device id,

@@ -14,6 +14,10 @@ public struct FolderSurvey: Hashable, Sendable {
   public var rejected: [ImportReport.Rejection] = []
   /// Why this device would not export, if it would not.
   public var ownFolder: OwnFolderProblem?
+  /// Other zones in the folder, as the next import would report them.
+  public var otherZones: [ZoneSighting] = []
+  /// Whether the folder's `zone.json` is missing (the next sync publishes it again).
+  public var zoneFileMissing = false
 }
 
 extension CloudFolder {
@@ -30,21 +34,14 @@ extension CloudFolder {
     -> FolderSurvey
   {
     let content = mirror.content
-    let zone: String
-    do {
-      zone = try self.zone(creatingIfMissing: false)
-    } catch .noZone {
-      if content.zone != nil { throw .noZone(root) }
-      return FolderSurvey()
-    }
-    if let bound = content.zone, bound != zone {
-      throw .otherZone(folder: root, zone: zone, mirrorZone: bound)
-    }
+    guard let binding = try lookingBinding(of: content) else { return FolderSurvey() }
     var photos = PhotoCheck(files: files, deviceBlobs: deviceBlobs, copying: false)
-    let plan = try planImport(content, zone: zone, photos: &photos)
+    let plan = try planImport(content, binding: binding, photos: &photos)
     var survey = FolderSurvey()
     survey.waiting = plan.report.waiting
     survey.rejected = plan.report.rejected
+    survey.otherZones = plan.report.otherZones
+    survey.zoneFileMissing = binding.zoneFile == nil
     survey.ownFolder = try surveyOwnFolder(content).problem
     return survey
   }

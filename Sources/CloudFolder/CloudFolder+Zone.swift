@@ -1,5 +1,15 @@
 import JSONLines
+import MirrorStore
 import StashModel
+
+/// The zone a device syncs in a shared folder, and what the folder's `zone.json` names.
+struct ZoneBinding {
+  /// The zone of this device's mirror: the segments it reads and writes.
+  let zone: String
+  /// What `zone.json` names: ``zone``, another zone (the sync tool kept another device's
+  /// file), or `nil` when it is missing.
+  let zoneFile: String?
+}
 
 extension CloudFolder {
   /// The newest `zone.json` format this code reads and writes.
@@ -17,9 +27,17 @@ extension CloudFolder {
     try checkReachable()
     if let existing = try readZone() { return existing }
     guard create else { throw .noZone(root) }
+    try publishZone(RecordID.make().rawValue)
+    guard let written = try readZone() else { throw .noZone(root) }
+    return written
+  }
+
+  /// Publishes `zone.json` naming `zone`, unless a file of that name is there (then that one
+  /// stays: it is never replaced).
+  func publishZone(_ zone: String) throws(CloudError) {
     let object: JSONObject = [
       "format": .string("stash.zone"), "version": .integer(Self.zoneFormatVersion),
-      "zone": .string(RecordID.make().rawValue),
+      "zone": .string(zone),
     ]
     do {
       // Published here, or by another device first: either way the file there is the zone.
@@ -29,8 +47,38 @@ extension CloudFolder {
     } catch {
       throw .io(error)
     }
-    guard let written = try readZone() else { throw .noZone(root) }
-    return written
+  }
+
+  /// How a mirror bound to `zone` stands with the folder's `zone.json`, writing nothing.
+  ///
+  /// - Returns: The binding, with ``ZoneBinding/zoneFile`` `nil` when `zone.json` is missing
+  ///   (an import publishes it again).
+  /// - Throws: ``CloudError/otherZone(folder:zone:mirrorZone:)`` or
+  ///   ``CloudError/noZone(_:)`` when `zone.json` names another zone, or is missing, and the
+  ///   folder holds no segment this mirror wrote or read (another account's folder, or a reset
+  ///   one); what reading `zone.json` throws.
+  func binding(of content: MirrorContent, zone: String) throws(CloudError) -> ZoneBinding {
+    try checkReachable()
+    let file = try readZone()
+    if file == zone { return ZoneBinding(zone: zone, zoneFile: file) }
+    guard try holdsSegments(of: content) else {
+      guard let file else { throw .noZone(root) }
+      throw .otherZone(folder: root, zone: file, mirrorZone: zone)
+    }
+    return ZoneBinding(zone: zone, zoneFile: file)
+  }
+
+  /// Whether the folder holds a segment this mirror exported or read: then it is the folder
+  /// this device has been syncing through, whatever its `zone.json` says now.
+  private func holdsSegments(of content: MirrorContent) throws(CloudError) -> Bool {
+    for path in content.exportedSegments.reversed() + content.readSegments.sorted() {
+      do {
+        if try files.kind(of: path) == .regular { return true }
+      } catch {
+        throw .unreachable(root, error.reason)
+      }
+    }
+    return false
   }
 
   /// Reads `zone.json` as untrusted input; `nil` when there is none.

@@ -56,20 +56,31 @@ public struct CloudFolder: Sendable {
 
   /// Checks (and on first use records) that the mirror belongs to this folder's zone.
   ///
-  /// - Returns: The zone identifier.
+  /// A `zone.json` that names another zone, or none at all, in a folder that still holds
+  /// segments this mirror wrote or read is the sync tool's doing (two devices made a zone
+  /// each before the tool first ran, and it kept one file, or renamed both): this device goes
+  /// on with its own zone, publishing `zone.json` again when it is missing (never replacing
+  /// one), and the import reports the other zone. Only a folder without any of them is
+  /// another account's or a reset folder.
+  ///
+  /// - Returns: This device's zone and what `zone.json` names.
   /// - Throws: ``CloudError/otherZone(folder:zone:mirrorZone:)`` when the mirror belongs to
   ///   another zone (an account change: never merged), or what reading `zone.json` throws.
-  func bind(_ mirror: MirrorStore) throws(CloudError) -> String {
-    let bound = mirror.content.zone
-    let zone = try self.zone(creatingIfMissing: bound == nil)
-    if let bound {
-      guard bound == zone else { throw .otherZone(folder: root, zone: zone, mirrorZone: bound) }
-      return zone
+  func bind(_ mirror: MirrorStore) throws(CloudError) -> ZoneBinding {
+    let content = mirror.content
+    guard let bound = content.zone else {
+      let zone = try self.zone(creatingIfMissing: true)
+      try save(mirror) { content, transaction in
+        if content.zone == nil { transaction.bindZone(zone) }
+      }
+      return ZoneBinding(zone: zone, zoneFile: zone)
     }
-    try save(mirror) { content, transaction in
-      if content.zone == nil { transaction.bindZone(zone) }
+    var binding = try self.binding(of: content, zone: bound)
+    if binding.zoneFile == nil {
+      try publishZone(bound)
+      binding = try self.binding(of: content, zone: bound)
     }
-    return zone
+    return binding
   }
 
   /// Saves one mirror transaction, keeping the store's error typed.

@@ -36,7 +36,8 @@ public struct SyncDifference: Hashable, Sendable {
   public let there: InventoryDigest.Entry?
 }
 
-/// What `sync verify` found: both digests, and every record that differs.
+/// What `sync verify` found: both digests, every record that differs, and everything else that
+/// keeps this device and the shared folder apart as far as this device can know.
 public struct SyncVerification: Sendable {
   /// This device's digest.
   public let here: InventoryDigest
@@ -50,11 +51,21 @@ public struct SyncVerification: Sendable {
   public let unreadSegments: Int
   /// Files in the shared folder still arriving (their records are not compared yet).
   public let waiting: [SharedFileNote]
+  /// Files in the shared folder the next sync would reject (their records are not compared).
+  public var rejected: [SharedFileNote] = []
+  /// Other zones in the shared folder (a zone race): their data is not compared.
+  public var otherZones: [OtherZone] = []
+  /// Photos this device holds that the shared folder lacks.
+  public var photosToPublish: [PhotoToPublish] = []
 
-  /// Whether this device holds exactly what the shared folder holds, with nothing waiting
-  /// to be sent.
+  /// Whether this device holds exactly what the shared folder holds: no record differs (an
+  /// open conflict differs), nothing waits to be sent or to arrive, nothing is rejected, no
+  /// other zone holds changes this device does not have, and no photo this device holds is
+  /// missing there.
   public var isInSync: Bool {
     differences.isEmpty && pendingExports == 0 && here.overall == there.overall
+      && waiting.isEmpty && rejected.isEmpty && photosToPublish.isEmpty
+      && !otherZones.contains(where: \.hasLiveSegments)
   }
 }
 
@@ -206,10 +217,15 @@ extension DeviceFolder {
           key: key, name: name(of: key, local: local, mirror: view.content), kind: kind,
           here: here, there: there))
     }
-    return SyncVerification(
+    var verification = SyncVerification(
       here: computeDigest(hereEntries).digest, there: InventoryDigest(thereEntries),
       differences: differences, pendingExports: view.content.pending.count,
       unreadSegments: view.unreadSegments, waiting: view.waiting.map(SharedFileNote.init))
+    verification.rejected = view.rejected.map(SharedFileNote.init)
+    verification.otherZones = view.otherZones.map { OtherZone($0, thisZone: mirror.content.zone) }
+    verification.photosToPublish = folder.lackingPhotos(mirror: mirror, cloud: cloud).map(
+      PhotoToPublish.init)
+    return verification
   }
 
   /// A record's name (or a reminder's message), from this device's row, else from the

@@ -197,6 +197,7 @@ extension DeviceFolder {
       if let stop = device.sharedFolderProblem() {
         report.add(.damage, "sync", stop.message, hint: stop.hint)
       }
+      report.findings += device.sharedFolderFindings()
     case .unavailable(let reason):
       report.mirror = "unavailable"
       report.add(.damage, "mirror", reason)

@@ -162,4 +162,11 @@ extension DeviceFolder {
   public func takeNewIdentity() throws(StashError) -> NewIdentityReport {
     try folder.takeNewIdentity()
   }
+
+  /// Has this device join another zone of the shared folder (a zone race's cure).
+  ///
+  /// - Throws: ``StashError`` as ``SyncFolder/joinZone(_:)`` does.
+  public func joinZone(_ text: String) throws(StashError) -> ZoneJoinReport {
+    try folder.joinZone(text)
+  }
 }

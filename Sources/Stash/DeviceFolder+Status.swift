@@ -34,7 +34,10 @@ public struct SyncOverview: Sendable {
 extension DeviceFolder {
   /// The digest, the other devices and what waits to leave this device (the shared folder's
   /// device folders are listed, nothing is written).
-  public func syncOverview() -> SyncOverview {
+  ///
+  /// - Parameter otherZones: Devices to leave out of ``SyncOverview/peers``: those of other
+  ///   zones (``SyncStatus/otherZones``), which are not devices of this one.
+  public func syncOverview(leavingOut otherZones: [OtherZone] = []) -> SyncOverview {
     var overview = SyncOverview(digest: digest())
     overview.pendingRecords = pendingRecords()
     guard let store = mirror.store else { return overview }
@@ -45,6 +48,7 @@ extension DeviceFolder {
       segments = (try? cloud.deviceSegmentCounts()) ?? [:]
     }
     let devices = Set(content.peers.keys).union(segments.keys).subtracting([content.deviceID])
+      .subtracting(otherZones.flatMap { $0.devices.map(\.device) })
     overview.peers = devices.map { device in
       let peer = content.peers[device]
       return PeerStatus(

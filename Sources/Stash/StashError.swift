@@ -127,4 +127,7 @@ public enum Hint: Hashable, Sendable {
   case showConflict(id: String)
   /// Show a record's history (the item as the person named it).
   case showHistory(item: String)
+  /// Have this device join another zone of the shared folder (its id, or the first eight
+  /// characters of it), once a person knows both zones are one inventory.
+  case joinZone(zone: String)
 }

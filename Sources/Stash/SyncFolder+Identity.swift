@@ -96,8 +96,17 @@ extension SyncFolder {
 
   /// Replaces a store file with one holding `changes` under a header naming `device`, the way
   /// compaction replaces it (other processes notice the new file and read it again).
+  ///
+  /// - Parameter failure: The error for a rewrite that failed (the old file stays), given the
+  ///   store's path and why.
   func rewrite<Content: LogContent>(
-    _ store: LogStore<Content>, as device: DeviceID, changes: [Content.Change]
+    _ store: LogStore<Content>, as device: DeviceID, changes: [Content.Change],
+    failure: (_ path: String, _ reason: String) -> StashError = { path, reason in
+      StashError(
+        .refused,
+        "Could not give '\(path)' the new identity (\(reason)); nothing was lost, give it a "
+          + "new identity again", hint: .newIdentity)
+    }
   ) throws(StashError) {
     var header = store.header
     header.deviceID = device
@@ -112,10 +121,7 @@ extension SyncFolder {
       try store.refresh()
     } catch {
       try? fileSystem.removeFile(temporary)
-      throw StashError(
-        .refused,
-        "Could not give '\(store.path)' the new identity (\(StashError(wrapping: error).message));"
-          + " nothing was lost, give it a new identity again", hint: .newIdentity)
+      throw failure(store.path, StashError(wrapping: error).message)
     }
   }
 }

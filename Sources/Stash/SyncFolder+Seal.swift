@@ -8,11 +8,12 @@ public import StashModel
 /// nothing new skip opening both stores.
 ///
 /// A CLI sync that ends with nothing left to do (no failure, nothing rejected, waiting,
-/// stopped, missing or duplicated, nothing pending export, both transfer times recorded, no
-/// damaged tail in either store) writes a fingerprint of everything a sync reads: for
+/// stopped, missing or duplicated, no other zone in the folder, nothing pending export, both
+/// transfer times recorded, no damaged tail in either store) writes a fingerprint of everything a sync reads: for
 /// `default.store` and `cloud.store` their inode, size, change and modification times and the
 /// CRC-32 of every byte; the shared folder's path; its `zone.json` (size and CRC-32); and every
-/// entry under its `devices/` folders (kind, inode, size, change time). The next sync takes the
+/// entry under its `devices/` folders and in its `blobs/` folder (kind, inode, size, change
+/// time). The next sync takes the
 /// same fingerprint afresh and skips only when it matches. A store matches when its inode,
 /// size and both times are the ones recorded and its change time is older than the seal (the
 /// kernel sets the change time on every write, and no tool can set it back); otherwise, as
@@ -90,6 +91,7 @@ extension SyncFolder {
       report.passRan && report.passError == nil && report.exportError == nil
       && report.exportStopped == nil && report.rejectedSegments.isEmpty
       && report.waiting.isEmpty && report.photosMissing.isEmpty && report.duplicates == 0
+      && !report.otherZones.contains(where: \.hasLiveSegments)
       && content.pending.isEmpty && content.lastImport != nil && content.lastExport != nil
       && mirror.droppedTail == nil && local?.openReport.tail == nil
     // A run that leaves something to do writes nothing: an earlier seal stays, and it matches

@@ -57,6 +57,12 @@ public struct SyncRunReport: Hashable, Sendable {
   public var exportError: StashError?
   /// Photos that could not be exported (missing or damaged here).
   public var photosMissing: [String] = []
+  /// Photos this device holds that the shared folder lacked (missing, renamed by a sync tool,
+  /// cut short, damaged), published again by this run: their SHA-256 in hex.
+  public var photosPublished: [String] = []
+  /// Other zones whose segments in the shared folder hold changes this device does not have
+  /// (a zone race, or another inventory's files): nothing of them was merged.
+  public var otherZones: [OtherZone] = []
   /// A sync of sealed changes found something new in the shared folder and stopped before
   /// writing anything: the full sync runs instead (``SyncFolder/syncSealedChanges(progress:)``).
   var stoppedBeforeImport = false
@@ -160,6 +166,11 @@ extension SyncFolder {
       report.versionsImported = imported.versionsImported
       report.rejectedSegments = imported.rejected.map(\.description)
       report.waiting = imported.waiting.map(\.description)
+      // A zone only `zone.json` names is a standing note for status and the doctor: a sync
+      // the seal skips could not report it.
+      report.otherZones = imported.otherZones.filter(\.hasLiveSegments).map {
+        OtherZone($0, thisZone: mirror.content.zone)
+      }
     } catch {
       throw StashError(error)
     }
@@ -190,6 +201,14 @@ extension SyncFolder {
       report.exportStopped = exported.stopped.map(ExportStop.init)
     } catch {
       report.exportError = StashError(error)
+    }
+    // A sync of sealed changes found the folder as a clean sync left it, photos included.
+    if !onlyIfNothingNew && report.exportError == nil {
+      do throws(CloudError) {
+        report.photosPublished = try publishLackingPhotos(mirror: mirror, cloud: cloud)
+      } catch {
+        report.exportError = StashError(error)
+      }
     }
     if let failure = recordFirstTransfers(of: report, in: mirror), report.exportError == nil {
       report.exportError = failure

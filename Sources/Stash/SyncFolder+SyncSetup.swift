@@ -36,6 +36,13 @@ public struct SyncStatus: Sendable {
   public var waitingFiles: [SharedFileNote] = []
   /// What the next sync would reject, file by file: ``rejected`` as values.
   public var rejectedFiles: [SharedFileNote] = []
+  /// Other zones in the shared folder (a zone race, or another inventory's files).
+  public var otherZones: [OtherZone] = []
+  /// Whether the shared folder's `zone.json` is missing (renamed or lost by the sync tool):
+  /// the next sync publishes it again.
+  public var zoneFileMissing = false
+  /// Photos this device holds that the shared folder lacks: the next sync publishes them.
+  public var photosToPublish: [PhotoToPublish] = []
 }
 
 extension SyncFolder {
@@ -122,13 +129,17 @@ extension SyncFolder {
       status.pendingExports = content.pending.count
       if let folder = settings.cloudFolder {
         do throws(CloudError) {
-          let survey = try CloudFolder(root: folder, fileSystem: fileSystem).survey(
-            store, deviceBlobs: blobs)
+          let cloud = CloudFolder(root: folder, fileSystem: fileSystem)
+          let survey = try cloud.survey(store, deviceBlobs: blobs)
           status.waiting = survey.waiting.map(\.description)
           status.rejected = survey.rejected.map(\.description)
           status.waitingFiles = survey.waiting.map(SharedFileNote.init)
           status.rejectedFiles = survey.rejected.map(SharedFileNote.init)
           status.exportStopped = survey.ownFolder.map(ExportStop.init)
+          status.otherZones = survey.otherZones.map { OtherZone($0, thisZone: content.zone) }
+          status.zoneFileMissing = survey.zoneFileMissing
+          status.photosToPublish = lackingPhotos(mirror: store, cloud: cloud).map(
+            PhotoToPublish.init)
         } catch {
           status.folderProblem = error.description
         }

@@ -11,16 +11,21 @@ import StashModel
 
 /// `sync.seal` as read back (see SyncFolder+Seal.swift for what it is and why it is safe).
 ///
-/// Format 3 (`stash.sync.seal 3`): the format line; one `store` line for `default.store` and
+/// Format 4 (`stash.sync.seal 4`): the format line; one `store` line for `default.store` and
 /// one for `cloud.store` (`store NAME <inode> <size> <change time> <modification time>
 /// <CRC-32>`); a `prefix` line describing the local store's committed prefix (`prefix <device>
 /// <inode> <end> <last sequence> <lines>` and one `<offset>:<length>:<line>:<CRC-32>` probe per
 /// line checked, or `prefix -`); then the shared folder's lines (`cloud PATH`, `zone`, `device`,
-/// `file`). Format 2 had no `prefix` line: it is ignored (the seal is derived), and the next
-/// clean sync writes format 3.
+/// `file`, and `blobs` and one `blob NAME <kind> <inode> <size> <change time>` per entry of
+/// its `blobs/` folder). Formats 2 (no `prefix` line) and 3 (no `blobs/` lines) are ignored
+/// (the seal is derived), and the next clean sync writes format 4.
+///
+/// The `blob` lines are also what a sync knows of the shared photos: a clean sync checked
+/// every photo this device holds in the shared folder, so one whose line is unchanged since is
+/// intact without reading it again (``sealedPhotos(home:cloud:fileSystem:)``).
 struct SyncSeal {
   static let fileName = "sync.seal"
-  static let format = "stash.sync.seal 3"
+  static let format = "stash.sync.seal 4"
   static let storeNames = [LocalStore.fileName, MirrorStore.fileName]
 
   /// The `store` lines, the local store's first.
@@ -185,7 +190,40 @@ struct SyncSeal {
         lines.append("file \(file) \(entry)")
       }
     }
+    let blobs = cloud + "/blobs"
+    guard let entry = entryLine(blobs, fileSystem) else { return lines }
+    lines.append("blobs \(entry)")
+    guard entry.hasPrefix("directory") else { return lines }
+    guard let names = try? fileSystem.contentsOfDirectory(blobs) else { return nil }
+    for name in names.sorted() {
+      guard !name.contains("\n"), let entry = entryLine(blobs + "/" + name, fileSystem) else {
+        return nil
+      }
+      lines.append("blob \(name) \(entry)")
+    }
     return lines
+  }
+
+  /// The shared folder's photos as the seal in `home` recorded them (name, then the entry as
+  /// ``photoEntry(cloud:name:fileSystem:)`` gives it), when the seal is of the folder `cloud`;
+  /// empty otherwise.
+  static func sealedPhotos(
+    home: String, cloud: String, fileSystem: any FileSystem
+  ) -> [String: String] {
+    guard let seal = read(home: home, fileSystem: fileSystem), seal.cloud == cloud else {
+      return [:]
+    }
+    var photos = [String: String]()
+    for line in seal.sharedLines where line.hasPrefix("blob ") {
+      let fields = line.split(separator: " ", maxSplits: 2).map(String.init)
+      if fields.count == 3 { photos[fields[1]] = fields[2] }
+    }
+    return photos
+  }
+
+  /// The entry of the shared photo `name` now, as a seal's `blob` line records it.
+  static func photoEntry(cloud: String, name: String, fileSystem: any FileSystem) -> String? {
+    entryLine(cloud + "/blobs/" + name, fileSystem)
   }
 
   /// The change and modification times of the entry at `path` (not following a link), in

@@ -34,7 +34,7 @@ enum CommandRegistry {
     ConflictsCommand.self, ConflictsShowCommand.self, ConflictsResolveCommand.self,
     DoctorCommand.self, ExportCommand.self, ImportCommand.self,
     SyncCommand.self, SyncEnableCommand.self, SyncDisableCommand.self, SyncStatusCommand.self,
-    SyncNewIdentityCommand.self,
+    SyncNewIdentityCommand.self, SyncJoinZoneCommand.self,
     SyncVerifyCommand.self, HistoryCommand.self, UndoCommand.self,
   ]
 

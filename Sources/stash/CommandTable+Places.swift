@@ -108,7 +108,9 @@ extension CommandTable {
       stash), 3 busy (another stash holds this device folder), 4 damaged (this device's \
       mirror, or the shared folder's zone.json).
       """,
-    subcommands: [syncEnable, syncDisable, syncStatus, syncNewIdentity, syncVerify],
+    subcommands: [
+      syncEnable, syncDisable, syncStatus, syncNewIdentity, syncJoinZone, syncVerify,
+    ],
     examples: ["stash sync", "stash sync --json", "stash sync status"])
 
   static let syncEnable = CommandSpec(
@@ -143,11 +145,36 @@ extension CommandTable {
       """,
     examples: ["stash sync new-identity"])
 
+  static let syncJoinZone = CommandSpec(
+    "join-zone",
+    abstract: "Join the other zone of a zone race, keeping all this device's data",
+    discussion: """
+      Two devices that turned sync on with their own empty copies of the shared folder, \
+      before the sync tool first ran, each made a zone of their own: 'stash sync', 'stash \
+      sync status', 'stash sync verify' and 'stash doctor' then name the other zone and its \
+      devices, and nothing of it is merged. If both zones are one inventory, run this on the \
+      devices of one of them, typing the zone that 'stash sync' names there (its first 8 \
+      characters are enough). This device then syncs that zone: its next sync reads that \
+      zone's changes and sends everything this device holds there, and that zone's devices \
+      merge it on their next sync. Nothing is lost and no file in the shared folder is \
+      removed. Two inventories in one folder are never merged unless someone runs this.
+
+      Exit status: 0 joined, 1 refused (sync is off, no other zone by that id holds changes \
+      in the shared folder, several do, or it is this device's zone; nothing changes), 2 no \
+      ZONE, 3 busy, 4 damaged.
+      """,
+    arguments: [ArgumentSpec("ZONE", help: "The zone to join: its id, or its first 8 characters")],
+    examples: ["stash sync join-zone 737c4cd6"])
+
   static let syncStatus = CommandSpec(
     "status",
     abstract: "Show whether sync is on and what is waiting to be exchanged",
     discussion: """
-      Shows the digest of this device's inventory (the same on every device that holds the       same records and deletions), the last successful import and export, what waits to       leave this device and what waits for the sync tool, open conflicts, and every other       device seen in the shared folder with when it last wrote.
+      Shows the digest of this device's inventory (the same on every device that holds the \
+      same records and deletions), the last successful import and export, what waits to \
+      leave this device and what waits for the sync tool, another zone in the shared folder \
+      and its devices (a zone race), photos this device holds that the folder lacks, open \
+      conflicts, and every other device seen in the shared folder with when it last wrote.
       """,
     examples: ["stash sync status", "stash sync status --json"])
 

@@ -12,8 +12,11 @@ extension CommandTable {
       both digests: two devices that hold the same inventory show the same digest. Nothing \
       is written.
 
-      Exit status: 0 the same (and nothing waiting to export), 5 they differ (the records \
-      are listed), 1 sync is off or the shared folder cannot be used, 3 busy, 4 damaged.
+      Exit status: 0 the same, 5 they differ: a record differs or has an open conflict here, \
+      something waits to be exported or for the sync tool, a file in the shared folder is \
+      rejected, another zone there holds changes this device does not have, or a photo this \
+      device holds is missing there (each is named); 1 sync is off or the shared folder \
+      cannot be used, 3 busy, 4 damaged.
       """,
     examples: ["stash sync verify", "stash sync verify --json"])
 

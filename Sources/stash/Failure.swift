@@ -121,6 +121,9 @@ extension Hint {
     case .export: "export it again with 'stash export'"
     case .showConflict(let id): "'stash conflicts show \(id)' shows its sides"
     case .showHistory(let item): "'stash history \(item)' shows who changed it"
+    case .joinZone(let zone):
+      "if both are one inventory, run 'stash sync join-zone \(zone)' here (on the devices of one "
+        + "zone only)"
     }
   }
 }

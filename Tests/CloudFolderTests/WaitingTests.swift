@@ -100,22 +100,6 @@ import Testing
     }
   }
 
-  @Test func aStaleSegmentOfAnotherZoneIsReportedOnce() throws {
-    try withTemporaryFolder { folder in
-      let setUp = try SharedSetUp(folder)
-      let writer = DeviceID.make()
-      let stale = segmentBytes(
-        zone: RecordID.make().rawValue, device: writer,
-        versions: [remoteVersion(.record(rawItem()))])
-      let (first, relative) = try importSegment(setUp, stale, device: writer)
-      let reported = first.rejected.first { $0.segment == relative }
-      #expect(reported?.reason.contains("zone") == true, "\(first.rejected)")
-      let second = try setUp.cloud.importNew(
-        into: setUp.b.mirror, deviceBlobs: setUp.b.blobs, at: sharedEpoch)
-      #expect(second.rejected.isEmpty, "reported once, not on every sync: \(second.rejected)")
-    }
-  }
-
   @Test func aCompleteButWrongPhotoStaysRejected() throws {
     try withTemporaryFolder { folder in
       let setUp = try SharedSetUp(folder)

@@ -11,7 +11,8 @@ extension Simulation {
     let folder = try open(device)
     let item = Item(
       id: .random(using: &random), name: "Item \(Int.random(in: 0..<100, using: &random))",
-      quantity: Int64.random(in: 0...20, using: &random), unit: "tube", createdAt: now())
+      quantity: Int64.random(in: 0...20, using: &random), unit: "tube",
+      photo: try attachedPhoto(on: folder), createdAt: now())
     try folder.addItem(item)
     written.insert(item.record.snapshotHash)
   }
@@ -123,6 +124,12 @@ extension Simulation {
     guard let item = pick(folder) else { return }
     let copy = try folder.duplicateItem(item.id.rawValue)
     written.insert(copy.record.snapshotHash)
+    // The copy starts with the original's count as it stands, tallies included: for the
+    // ledger those tallies are moves of the copy's epoch (which no device made on it).
+    let fresh = Counter(base: copy.stock.base, epoch: copy.stock.epoch)
+    for mover in Set(copy.stock.increments.keys).union(copy.stock.decrements.keys).sorted() {
+      ledger.record(key: copy.record.key, from: fresh, to: copy.stock, by: mover)
+    }
   }
 
   mutating func resolve(on device: SimulatedDevice) throws {

@@ -36,6 +36,8 @@ struct Simulation {
   let incarnations = LockedBox(0)
   /// The steps taken (the roll that chose each, and the device), for a failure's message.
   var trace = [String]()
+  /// A zone race (some seeds): a device made a zone of its own before the folder reached it.
+  var race: ZoneRace?
 
   struct Totals: CustomStringConvertible {
     var steps = 0
@@ -68,6 +70,7 @@ struct Simulation {
     var sealedChangeChecks = 0
     var focusedSealedSyncs = 0
     var focusedMirrorSyncs = 0
+    var heal = HealTotals()
 
     mutating func add(_ other: Totals) {
       steps += other.steps
@@ -100,6 +103,7 @@ struct Simulation {
       sealedChangeChecks += other.sealedChangeChecks
       focusedSealedSyncs += other.focusedSealedSyncs
       focusedMirrorSyncs += other.focusedMirrorSyncs
+      heal.add(other.heal)
     }
 
     var description: String {
@@ -115,7 +119,8 @@ struct Simulation {
         + "\(hostileFiles) hostile files, \(frozenSeeds) seeds with frozen clocks, "
         + "\(sealedSyncs) syncs the seal would skip, \(sealedChangeChecks) passes over sealed "
         + "changes checked against the full pass, \(sealedChangeSyncs) syncs of sealed changes "
-        + "(\(focusedSealedSyncs) from the local index, \(focusedMirrorSyncs) from the mirror's)"
+        + "(\(focusedSealedSyncs) from the local index, \(focusedMirrorSyncs) from the mirror's), "
+        + "\(heal)"
     }
   }
 
@@ -125,6 +130,8 @@ struct Simulation {
     var online = true
     /// The open folder: the process running on the device. A restart opens it again.
     var process: DeviceFolder?
+    /// What its last successful sync reported.
+    var lastReport: SyncRunReport?
     init(home: String, view: URL) {
       self.home = home
       self.view = view
@@ -148,11 +155,13 @@ struct Simulation {
       devices.append(
         SimulatedDevice(home: folder.appendingPathComponent("device-\(index)").path, view: view))
     }
-    // The README's advice: set sync up on one device, let the folder reach the others.
+    // The README's advice: set sync up on one device, let the folder reach the others. Some
+    // seeds break it: the last device syncs its own empty view first (a zone race).
     let first = try open(devices[0])
     try first.enableSync(cloud: devices[0].view.path)
     _ = try restart(devices[0]).sync()
-    for device in devices.dropFirst() {
+    if Int.random(in: 0..<5, using: &random) == 0 { try startZoneRace() }
+    for (index, device) in devices.enumerated().dropFirst() where index != race?.racer {
       try FileManager.default.copyItem(
         at: devices[0].view.appendingPathComponent("zone.json"),
         to: device.view.appendingPathComponent("zone.json"))
@@ -165,6 +174,7 @@ struct Simulation {
     _ = try open(devices[0]).sync()
     for device in devices.dropFirst() {
       try deliver(from: devices[0].view, to: device.view)
+      if devices.firstIndex(where: { $0 === device }) == race?.racer { try meetZones(device) }
       _ = try open(device).sync()
     }
   }
@@ -213,8 +223,10 @@ struct Simulation {
   mutating func run() throws -> [String] {
     let steps = Int.random(in: 15...45, using: &random)
     if Int.random(in: 0..<10, using: &random) < 8 { hostile = try HostileWriter(self) }
+    let joinStep = Int.random(in: 0..<steps, using: &random)
     for step in 0..<steps {
       totals.steps += 1
+      if step == joinStep { try joinZones() }
       try dropHostileFile()
       let device = devices.randomElement(using: &random)!
       let roll = Int.random(in: 0..<107, using: &random)
@@ -261,6 +273,7 @@ struct Simulation {
     let from = online.randomElement(using: &random)!
     let to = online.filter { $0 !== from }.randomElement(using: &random)!
     let manager = FileManager.default
+    if Int.random(in: 0..<8, using: &random) == 0 { try losePhoto() }
     for relative in try files(in: from.view) where Int.random(in: 0..<10, using: &random) < 7 {
       let target = to.view.appendingPathComponent(relative)
       guard !manager.fileExists(atPath: target.path) else { continue }
@@ -331,6 +344,9 @@ struct Simulation {
         if skipped != again { problems.append("the seal skipped a sync that did \(again)") }
       }
       checkAgreementOrConflict(folder)
+      device.lastReport = report
+      try checkZoneRace(device, folder, report)
+      try checkPhotos(device, folder, report)
       // A person often settles a conflict as soon as it shows up.
       if !quiescing && !folder.conflicts().isEmpty && Bool.random(using: &random) {
         try resolve(on: device)
@@ -349,6 +365,8 @@ struct Simulation {
   /// exported in a whole round, then one more round); then devices without open conflicts must
   /// hold equal stores.
   mutating func quiesce() throws {
+    // The person says the two zones are one inventory at last, if nobody did.
+    try joinZones()
     quiescing = true
     for device in devices { device.online = true }
     var quietRounds = 0
@@ -370,6 +388,7 @@ struct Simulation {
     checkNoSilentLoss()
     // 5. Convergence.
     let folders = try devices.map { try restart($0) }
+    try checkHealed(folders)
     checkMoves(folders)
     let conflicted = Set(folders.flatMap { $0.conflicts().map(\.key) })
     var views = [RecordKey: Set<String>]()

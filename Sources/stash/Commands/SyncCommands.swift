@@ -92,6 +92,10 @@ enum SyncCommand: StashHandler {
     for photo in report.photosMissing {
       lines.append("Photo '\(photo.prefix(12))' is missing here; other devices wait for it")
     }
+    for photo in report.photosPublished {
+      lines.append("Published photo '\(photo.prefix(12))' again: the shared folder had lost it")
+    }
+    for zone in report.otherZones { lines += OtherZoneView.lines(zone) }
     return lines
   }
 
@@ -117,6 +121,8 @@ enum SyncCommand: StashHandler {
       "exportStopped": text(report.exportStopped?.forPerson),
       "exportFailure": text(report.exportError?.forPerson),
       "photosMissing": .array(report.photosMissing.map { .string($0) }),
+      "photosPublished": .array(report.photosPublished.map { .string($0) }),
+      "otherZones": .array(report.otherZones.map(OtherZoneView.json)),
     ]
   }
 }

@@ -10,7 +10,7 @@ enum SyncStatusCommand: StashHandler {
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForReading()
     let status = device.syncStatus()
-    let overview = device.syncOverview()
+    let overview = device.syncOverview(leavingOut: status.otherZones)
     if session.wantsJSON {
       session.output.json(json(status, overview, device: device))
     } else {
@@ -64,6 +64,13 @@ enum SyncStatusCommand: StashHandler {
     if let stopped = status.exportStopped {
       lines.append("Export stopped: \(stopped.forPerson)")
     }
+    if status.zoneFileMissing {
+      lines.append(
+        "Zone file: missing from the shared folder (renamed or lost by the sync tool); the "
+          + "next 'stash sync' publishes it again")
+    }
+    for zone in status.otherZones { lines += OtherZoneView.lines(zone) }
+    for photo in status.photosToPublish { lines.append(OtherZoneView.line(photo)) }
     lines.append(
       "Open conflicts here: \(status.openConflicts)"
         + (status.openConflicts > 0 ? "; 'stash conflicts' lists them" : ""))
@@ -119,18 +126,23 @@ enum SyncStatusCommand: StashHandler {
       "rejected": .array(status.rejectedFiles.map(note)),
       "exportStopped": status.exportStopped.map { .string($0.forPerson) } ?? .null,
       "folderProblem": status.folderProblem.map { .string($0) } ?? .null,
+      "zoneFileMissing": .bool(status.zoneFileMissing),
+      "otherZones": .array(status.otherZones.map(OtherZoneView.json)),
+      "photosToPublish": .array(status.photosToPublish.map(OtherZoneView.json)),
       "openConflicts": .integer(Int64(status.openConflicts)),
       "concurrentInFolder": .integer(Int64(overview.concurrentInFolder)),
-      "devices": .array(
-        overview.peers.map { peer in
-          .object([
-            "id": .string(peer.device.rawValue),
-            "name": peer.name.map { .string($0) } ?? .null,
-            "lastWrote": Format.isoTime(peer.wroteAt),
-            "segments": peer.segments.map { .integer(Int64($0)) } ?? .null,
-          ])
-        }),
+      "devices": .array(overview.peers.map(peer)),
     ]
+  }
+
+  /// `{"id", "name", "lastWrote", "segments"}`: a device of the shared folder.
+  static func peer(_ peer: PeerStatus) -> JSONValue {
+    .object([
+      "id": .string(peer.device.rawValue),
+      "name": peer.name.map { .string($0) } ?? .null,
+      "lastWrote": Format.isoTime(peer.wroteAt),
+      "segments": peer.segments.map { .integer(Int64($0)) } ?? .null,
+    ])
   }
 
   /// `{"file", "kind": "segment"|"photo", "reason"}`.

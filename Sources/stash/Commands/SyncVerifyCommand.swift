@@ -36,8 +36,17 @@ enum SyncVerifyCommand: StashHandler {
     for note in result.waiting {
       lines.append("Waiting for the sync tool: '\(note.file)': \(note.reason)")
     }
+    for note in result.rejected {
+      lines.append("Rejected by every sync: '\(note.file)': \(note.reason)")
+    }
+    for zone in result.otherZones { lines += OtherZoneView.lines(zone) }
+    for photo in result.photosToPublish { lines.append(OtherZoneView.line(photo)) }
     if result.isInSync {
       lines.append("In sync: this device holds exactly what the shared folder holds")
+      return lines
+    }
+    guard !result.differences.isEmpty else {
+      lines.append("Not in sync: what is named above keeps this device and the shared folder apart")
       return lines
     }
     lines.append(
@@ -78,6 +87,9 @@ enum SyncVerifyCommand: StashHandler {
       "pendingExports": .integer(Int64(result.pendingExports)),
       "unreadSegments": .integer(Int64(result.unreadSegments)),
       "waiting": .array(result.waiting.map(SyncStatusCommand.note)),
+      "rejected": .array(result.rejected.map(SyncStatusCommand.note)),
+      "otherZones": .array(result.otherZones.map(OtherZoneView.json)),
+      "photosToPublish": .array(result.photosToPublish.map(OtherZoneView.json)),
       "differences": .array(
         result.differences.map { difference in
           .object([
