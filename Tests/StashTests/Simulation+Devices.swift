@@ -58,6 +58,8 @@ extension Simulation {
     let folder = try restart(copy)
     written.formUnion(held(by: folder).subtracting(replaced))
     try folder.enableSync(cloud: copy.view.path)  // its first write: its own identity
+    try restart(copy)
+    try rejoinIfNeeded(copy)
   }
 
   /// A person's backup tool copies a device folder, at any moment.
@@ -82,7 +84,12 @@ extension Simulation {
     else { return }
     let device = backup.device
     device.online = true
+    // It sends what it has (and nobody decides anything meanwhile, which would make a change
+    // that leaves only with the next sync): what it never sent is lost with the machine.
+    let deciding = quiescing
+    quiescing = true
     try sync(device)
+    quiescing = deciding
     device.process = nil
     let manager = FileManager.default
     try manager.removeItem(atPath: device.home)
@@ -90,6 +97,7 @@ extension Simulation {
     totals.restores += 1
     let folder = try restart(device)
     written.formUnion(held(by: folder).subtracting(replaced))
+    try rejoinIfNeeded(device)
     // It reads back, from the shared folder, what the lost machine sent after the backup.
     try sync(device)
   }

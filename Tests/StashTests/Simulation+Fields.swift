@@ -80,11 +80,14 @@ extension Simulation {
 
   /// At quiescence, on every device: a field edited once in the whole history (nobody else
   /// edited that field of that record, so no merge and no resolution could set it aside) is
-  /// what the record shows, unless the record is gone or in an open conflict; and a place's
+  /// what the record shows, unless the record is in an open conflict or was ever deleted (a
+  /// person who deletes a record sets its edits aside, even when a resolution keeps it over
+  /// the deletion from another side); and a place's
   /// coordinates are ones one edit wrote together, never a mix.
   mutating func checkFieldEdits(_ folders: [DeviceFolder]) {
     let open = Set(folders.flatMap { $0.conflicts().map(\.key) })
-    for (edit, values) in fieldEdits where values.count == 1 && !open.contains(edit.key) {
+    for (edit, values) in fieldEdits
+    where values.count == 1 && !open.contains(edit.key) && !deletedOnPurpose.contains(edit.key) {
       let rows = folders.compactMap { $0.content?.row(for: edit.key)?.record }
       guard rows.count == folders.count else { continue }
       totals.loneEditsChecked += 1
