@@ -85,6 +85,7 @@ extension LocalChange {
       var object = key.json
       object.append("hash", .string(checkpoint.hash.hex))
       object.append("tombstone", .bool(checkpoint.isTombstone))
+      if let version = checkpoint.version { object.append("version", .string(version.hex)) }
       return ["checkpoint": .object(object)]
     case .removeCheckpoint(let key):
       return ["uncheckpoint": .object(key.json)]
@@ -143,8 +144,16 @@ extension LocalChange {
       guard case .string(let hashText)? = body["hash"], let hash = SnapshotHash(hex: hashText),
         case .bool(let isTombstone)? = body["tombstone"]
       else { throw ModelError("A 'checkpoint' needs a 'hash' and 'tombstone'") }
+      var version: VersionID?
+      if let text = body["version"] {
+        guard case .string(let hex) = text, let id = VersionID(hex: hex) else {
+          throw ModelError("A checkpoint's 'version' must be 64 hexadecimal digits")
+        }
+        version = id
+      }
       self = .putCheckpoint(
-        try RecordKey(json: body), Checkpoint(hash: hash, isTombstone: isTombstone))
+        try RecordKey(json: body),
+        Checkpoint(hash: hash, isTombstone: isTombstone, version: version))
     case "uncheckpoint":
       self = .removeCheckpoint(try RecordKey(json: body))
     case "bind":

@@ -229,13 +229,16 @@ public struct LocalContent: Sendable {
 
 extension LocalContent: LogContent {
   public static let format = "stash.local"
-  /// Format 3: the settings may hold the one-time steps done (`stepsDone`: legacy imports,
+  /// Format 4: a checkpoint names the mirror version the local row derives from (`version`),
+  /// a conflict the fields in dispute (`fields`), and the settings where the device folder was
+  /// (`folder`); a format-3 store has none of them, reads as it is (the next pass names the
+  /// versions), and is upgraded on the first save. Format 3: the settings may hold the one-time steps done (`stepsDone`: legacy imports,
   /// duplicate repairs), which a program that does not know them would run again; a format-2
   /// store has none (or those a format-2 program of issue 13 wrote, which are kept), and is
   /// upgraded on the first save. Format 2: a counter field (an item's quantity) may be an
   /// object of epoch, base and tallies; format 1 held plain integers, which read as counters in
   /// their first epoch, and is upgraded on the first save.
-  public static let version = 3
+  public static let version = 4
 
   public init(header: LogHeader, context: SchemaRegistry) {
     self.deviceID = header.deviceID

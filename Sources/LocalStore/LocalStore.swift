@@ -79,16 +79,19 @@ public final class LocalStore: Sendable {
     public var time: Timestamp
     /// The new store file's identifier (random unless a fixture fixes it).
     public var storeID: StoreID
+    /// Where the device folder is (see ``DeviceSettings/folderIdentity``), when known.
+    public var folderIdentity: FolderIdentity?
 
     /// Describes a new device.
     public init(
       deviceID: DeviceID = .make(), deviceName: String, time: Timestamp,
-      storeID: StoreID = .make()
+      storeID: StoreID = .make(), folderIdentity: FolderIdentity? = nil
     ) {
       self.deviceID = deviceID
       self.deviceName = deviceName
       self.time = time
       self.storeID = storeID
+      self.folderIdentity = folderIdentity
     }
   }
 
@@ -159,7 +162,10 @@ public final class LocalStore: Sendable {
         header: LogHeader(
           format: LocalContent.format, version: LocalContent.version, storeID: create.storeID,
           deviceID: create.deviceID, created: create.time),
-        initialChanges: [.putSettings(DeviceSettings(name: create.deviceName))])
+        initialChanges: [
+          .putSettings(
+            DeviceSettings(name: create.deviceName, folderIdentity: create.folderIdentity))
+        ])
     }
     do throws(LogError) {
       let (file, created, tail) = try LogStore<LocalContent>.openOrCreate(

@@ -116,6 +116,9 @@ public struct LocalTransaction: Sendable {
     recorded.append(.change(.removeDiagnostic(key, store)))
   }
 
+  /// Whether nothing was recorded (a save of it writes nothing).
+  public var isEmpty: Bool { recorded.isEmpty }
+
   /// Replaces the device's settings.
   public mutating func setSettings(_ settings: DeviceSettings) {
     recorded.append(.change(.putSettings(settings)))

@@ -54,6 +54,8 @@ public struct Meter: RecordConvertible, Hashable {
       FieldSpec("peripheralCache", .optional(.string), deviceLocal: true),
       FieldSpec("updatedAt", .date),
     ], changeTime: "updatedAt", candidateKey: "macAddress",
+    // A lease is one holder for one period: two devices taking it at once never mix.
+    mergeGroups: [["leaseDeviceID", "leaseDeviceName", "leaseConnectedAt", "leaseExpiresAt"]],
     validate: { (record) throws(ModelError) in try Meter(record: record).validate() })
 
   /// The record id: derived from the MAC address.

@@ -1,4 +1,3 @@
-public import MirrorStore
 public import StashModel
 
 /// Which row of DESIGN.md's decision table applied to a record.
@@ -25,10 +24,13 @@ public enum TableRow: String, Hashable, Sendable, CaseIterable, Comparable {
   case bothDeleted = "13"
   case deletionTravels = "14"
   case keepMirrorTombstone = "15"
-  /// The mirror shows several concurrent versions.
+  /// The mirror shows several concurrent versions that do not merge.
   case concurrentVersions = "leaves"
-  /// Concurrent moves merged (where row 4 or several leaves would have been a conflict).
+  /// Concurrent versions merged field by field (where row 4 or several leaves would have been
+  /// a conflict).
   case merged = "merge"
+  /// Concurrent versions wait: one of them names a version that has not arrived yet (rule 3).
+  case waiting = "wait"
   /// Nothing on either side (at most a stale checkpoint).
   case nothing = "-"
 
@@ -52,12 +54,13 @@ public enum Effect: Hashable, Sendable {
   case putLocalTombstone(Tombstone)
   /// Write a new version to the mirror with these parents.
   case copyToMirror(Snapshot, parents: Set<VersionID>)
-  /// Keep every side in a conflict (recorded once per key and set of sides).
-  case recordConflict(ConflictKind, [ConflictSide])
+  /// Keep every side in a conflict (recorded once per key and set of sides), with the fields
+  /// in dispute.
+  case recordConflict(ConflictKind, [ConflictSide], fields: [String])
   /// The sides agree now: settle the key's open conflicts.
   case settleConflicts
-  /// Concurrent moves merged into the version with this hash: keep every side in a resolved
-  /// record of kind `merged`, for history and audit.
+  /// Concurrent versions merged into the version with this hash: keep every side in a
+  /// resolved record of kind `merged`, for history and audit.
   case recordMerge([ConflictSide], result: SnapshotHash)
   /// Two or more local rows carry the key: note it and touch nothing else.
   case recordDuplicate(rows: Int)

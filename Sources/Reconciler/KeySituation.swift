@@ -15,20 +15,36 @@ public struct KeySituation: Sendable {
   public let mirror: MirrorSide
   /// The checkpoint (empty when the checkpoints belong to another mirror).
   public let checkpoint: Checkpoint?
-  /// Whether the mirror's winner descends from the checkpoint in the version graph.
-  public let mirrorDescendsFromCheckpoint: Bool
+  /// Every version of the record the mirror holds (its graph), by id.
+  public let versions: [VersionID: MirrorVersion]
 
   /// A situation.
   public init(
     key: RecordKey, localRows: [StoredRow], localTombstone: Tombstone?, mirror: MirrorSide,
-    checkpoint: Checkpoint?, mirrorDescendsFromCheckpoint: Bool = false
+    checkpoint: Checkpoint?, versions: [VersionID: MirrorVersion] = [:]
   ) {
     self.key = key
     self.localRows = localRows
     self.localTombstone = localTombstone
     self.mirror = mirror
     self.checkpoint = checkpoint
-    self.mirrorDescendsFromCheckpoint = mirrorDescendsFromCheckpoint
+    var graph = versions
+    for leaf in mirror.leaves where graph[leaf.id] == nil { graph[leaf.id] = leaf }
+    self.versions = graph
+  }
+
+  /// The version the local side derives from: the checkpoint's, or (for a checkpoint written
+  /// before versions were named) the one version holding its hash; none without a checkpoint,
+  /// or when several versions hold that hash (equal snapshots at different points of the
+  /// history: naming the wrong one would claim changes this device never saw, so the local
+  /// side is written as a root and merges two-way, which can only add conflicts).
+  var derivation: Set<VersionID> {
+    guard let checkpoint else { return [] }
+    if let version = checkpoint.version, versions[version]?.hash == checkpoint.hash {
+      return [version]
+    }
+    let holding = versions.values.filter { $0.hash == checkpoint.hash }
+    return holding.count == 1 ? [holding[0].id] : []
   }
 
   /// The local side as the table names it. A live row takes precedence over a tombstone left
@@ -40,24 +56,11 @@ public struct KeySituation: Sendable {
     return .absent
   }
 
-  /// The mirror's row as the table names it: its winning leaf.
-  var mirrorRow: MirrorState {
-    guard let winner = mirror.winner else { return .absent }
-    if let tombstone = winner.snapshot.tombstone { return .deleted(tombstone, winner) }
-    return .live(winner.snapshot.record!, winner)
-  }
 }
 
 /// L, Lt or ∅.
 enum LocalState {
   case live(StoredRow)
   case deleted(Tombstone)
-  case absent
-}
-
-/// M, Mt or ∅.
-enum MirrorState {
-  case live(Record, MirrorVersion)
-  case deleted(Tombstone, MirrorVersion)
   case absent
 }

@@ -21,8 +21,8 @@ public struct Reconciler: Sendable {
   public let mirror: MirrorStore
   /// The clock for conflict and version times.
   public let clock: @Sendable () -> Timestamp
-  /// How concurrent live sides merge (DESIGN's counter rule, unless a test weakens it).
-  public let merge: CounterMerge.Strategy
+  /// How concurrent versions merge (DESIGN's rules, unless a test weakens them).
+  public let rules: MergeRules
 
   /// A reconciler for the two stores of one device folder.
   ///
@@ -30,7 +30,7 @@ public struct Reconciler: Sendable {
   ///   lock (the folder's), and the mirror must be this device's.
   public init(
     local: LocalStore, mirror: MirrorStore, clock: @escaping @Sendable () -> Timestamp,
-    merge: @escaping CounterMerge.Strategy = CounterMerge.merge
+    rules: MergeRules = .design
   ) throws(WiringError) {
     guard local.lock === mirror.file.lock else {
       throw WiringError(
@@ -40,7 +40,7 @@ public struct Reconciler: Sendable {
     self.local = local
     self.mirror = mirror
     self.clock = clock
-    self.merge = merge
+    self.rules = rules
   }
 
   /// Runs one pass over `keys`, or over every record both stores know.
@@ -64,11 +64,13 @@ public struct Reconciler: Sendable {
     }
     var plan = Plan(
       local: local.content, mirror: mirror.content, keys: keys, now: clock(),
-      device: local.deviceID, merge: merge)
+      device: local.deviceID, rules: rules)
     // Opening does not hash every row; a row whose content leaves the store is checked here.
     try local.verifyHashes(of: plan.decisions.flatMap { $0.situation.localRows })
-    // Nor every mirror version: one that may be applied, merged or copied into a conflict is.
-    try mirror.verify(plan.decisions.flatMap { $0.situation.mirror.leaves })
+    // Nor every mirror version: one that may be applied, merged (its ancestors are bases) or
+    // copied into a conflict is.
+    try mirror.verify(
+      plan.decisions.flatMap { Plan.versionsRead(by: $0.decision, in: $0.situation) })
     try write(&plan)
     return plan.report
   }
@@ -116,7 +118,7 @@ struct Plan {
 
   init(
     local: LocalContent, mirror: MirrorContent, keys: Set<RecordKey>?, now: Timestamp,
-    device: DeviceID, merge: CounterMerge.Strategy = CounterMerge.merge
+    device: DeviceID, rules: MergeRules = .design
   ) {
     // The plan keeps only what applying needs, never the whole content: a copy alive while the
     // save applies its changes would make the store copy every row (copy-on-write), and a pass
@@ -140,17 +142,10 @@ struct Plan {
     report.reboundCheckpoints = rebind
     let checkpoints = rebind ? [:] : local.checkpoints
     func situation(_ key: RecordKey) -> KeySituation {
-      let checkpoint = checkpoints[key]
-      let side = mirror.side(for: key)
-      var descends = false
-      if let checkpoint, let winner = side.winner, local.tombstones[key] != nil,
-        local.rowsByKey[key] == nil
-      {
-        descends = mirror.descends(winner.id, fromSnapshot: checkpoint.hash, key: key)
-      }
-      return KeySituation(
+      KeySituation(
         key: key, localRows: local.rows(for: key), localTombstone: local.tombstones[key],
-        mirror: side, checkpoint: checkpoint, mirrorDescendsFromCheckpoint: descends)
+        mirror: mirror.side(for: key), checkpoint: checkpoints[key],
+        versions: mirror.versions[key] ?? [:])
     }
     let candidates: [RecordKey]
     if let keys {
@@ -160,7 +155,7 @@ struct Plan {
         local: local, mirror: mirror, checkpoints: checkpoints, openConflicts: openConflicts,
         diagnostics: diagnostics
       ) { key in
-        DecisionTable.decide(situation(key), merge: merge).effects.allSatisfy {
+        DecisionTable.decide(situation(key), rules: rules).effects.allSatisfy {
           $0 == .settleConflicts
         }
       }
@@ -171,7 +166,7 @@ struct Plan {
     }
     for key in candidates {
       let current = situation(key)
-      let decision = DecisionTable.decide(current, merge: merge)
+      let decision = DecisionTable.decide(current, rules: rules)
       if !decision.effects.isEmpty { decisions.append((current, decision)) }
       if decision.row != .duplicate && diagnostics[key] != nil { staleDiagnostics.append(key) }
       report.examined += 1
@@ -180,6 +175,18 @@ struct Plan {
         mirrorWrites.append(MirrorWrite(snapshot: snapshot, parents: parents))
         report.copiedToMirror += 1
       }
+    }
+  }
+
+  /// The mirror versions a decision read: the leaves, and every version of the record when
+  /// it merged leaves or found them in conflict (their ancestors are the merge's bases).
+  static func versionsRead(by decision: Decision, in situation: KeySituation) -> [MirrorVersion] {
+    switch decision.row {
+    case .merged, .concurrentVersions, .bothEdited, .deletedHereEditedThere,
+      .editedHereDeletedThere:
+      Array(situation.versions.values)
+    default:
+      situation.mirror.leaves
     }
   }
 
@@ -200,18 +207,19 @@ struct Plan {
     openConflicts: [RecordKey: [SyncConflict]], diagnostics: [RecordKey: Diagnostic],
     tableAgrees: (RecordKey) -> Bool
   ) -> (pending: Set<RecordKey>, agreed: Int, deleted: Int) {
-    func isSettled(_ key: RecordKey, at checkpoint: Checkpoint) -> Bool {
-      guard checkpoints[key] == checkpoint,
+    func isSettled(_ key: RecordKey, at hash: SnapshotHash) -> Bool {
+      guard let checkpoint = checkpoints[key], checkpoint.hash == hash,
+        let version = checkpoint.version,
         openConflicts.isEmpty || openConflicts[key] == nil,
         diagnostics.isEmpty || diagnostics[key] == nil
       else { return false }
-      return mirror.leafSnapshot(of: key) == checkpoint.hash
+      return mirror.leafSnapshot(of: key) == hash && mirror.leafIDs[key]?.contains(version) == true
     }
     var pending = Set<RecordKey>()
     var agreed = 0
     var deleted = 0
     for (key, rows) in local.rowsByKey {
-      if rows.count == 1, let row = local.rows[rows[0]], isSettled(key, at: .record(row.hash)) {
+      if rows.count == 1, let row = local.rows[rows[0]], isSettled(key, at: row.hash) {
         assert(tableAgrees(key), "the table disagrees that \(key) is settled")
         agreed += 1
       } else {
@@ -219,7 +227,7 @@ struct Plan {
       }
     }
     for (key, tombstone) in local.tombstones where local.rowsByKey[key] == nil {
-      if isSettled(key, at: .tombstone(tombstone.hash)) {
+      if isSettled(key, at: tombstone.hash) {
         assert(tableAgrees(key), "the table disagrees that \(key) is settled")
         deleted += 1
       } else {
@@ -267,8 +275,9 @@ struct Plan {
           report.appliedLocally += 1
         case .copyToMirror:
           break  // written to the mirror before this transaction
-        case .recordConflict(let kind, let sides):
-          let conflict = SyncConflict(key: key, kind: kind, sides: sides, noticedAt: now)
+        case .recordConflict(let kind, let sides, let fields):
+          let conflict = SyncConflict(
+            key: key, kind: kind, sides: sides, fields: fields, noticedAt: now)
           let open = openByKey[key] ?? []
           guard !open.contains(where: { $0.id == conflict.id }) else { continue }
           for var older in open {

@@ -6,16 +6,19 @@ public import StashModel
 extension Reconciler {
   /// Resolves an open conflict with a person's choice.
   ///
-  /// The chosen content is written as a new version (its `updatedAt` set to now) to both
-  /// stores, naming as parents every version it replaces (every side of the conflict), so that
-  /// other devices see it as a later edit of all of them and settle their own conflicts
-  /// without new ones. The checkpoint moves to it, and the conflict (with any other open one on
-  /// the record) is marked resolved.
+  /// The resolution is a new version (its `updatedAt` set to now) naming every leaf of the
+  /// record as a parent (this device's row is written into the graph first, as a pass does),
+  /// so that other devices see it as a later edit of all of them and settle their own
+  /// conflicts without new ones. Only the fields in dispute take the chosen side's values:
+  /// every other field keeps its merged value, and a counter keeps every move of its epoch.
+  /// A choice about the quantity itself (a recount against moves, a merge below zero) or
+  /// keeping a record over a deletion starts a new epoch at the quantity shown. Choosing the
+  /// deletion writes a tombstone. The checkpoint moves to the resolution, and the conflict
+  /// (with any other open one on the record) is marked resolved.
   ///
   /// Only what the person saw is replaced: if the local row changed since the conflict was
-  /// noticed, the resolution is refused (a pass records the new disagreement first); a mirror
-  /// version that arrived since is not a parent, so it stays a leaf and the next pass shows it
-  /// as a conflict rather than retiring it unseen.
+  /// noticed, or a version arrived that the conflict does not hold, the resolution is refused
+  /// (a pass records the new disagreement first).
   ///
   /// - Parameters:
   ///   - id: The conflict.
@@ -37,8 +40,8 @@ extension Reconciler {
     guard rows.count <= 1 else { throw ResolutionError.duplicateRows(key, rows.count) }
     try local.verifyHashes(of: rows)
     let mirrored = mirror.content
-    let leaves = mirrored.side(for: key).leaves
-    try mirror.verify(leaves)
+    let graph = Array((mirrored.versions[key] ?? [:]).values)
+    try mirror.verify(graph)  // the fold reads every version (the merge's bases)
     let seen = Set(conflict.sides.compactMap(\.snapshot?.hash))
     let current = rows.first?.hash ?? content.tombstones[key]?.hash
     let localSide = conflict.sides.first { $0.origin == .local }
@@ -47,16 +50,31 @@ extension Reconciler {
       localSide.map { $0.snapshot?.hash == current }
       ?? (current == nil || current == checkpoint?.hash || seen.contains(current!))
     guard unchanged else { throw ResolutionError.changedSince(conflict) }
-    let chosen = try chosenSnapshot(choice, in: conflict, mirrorWinner: leaves.first)
+    let side = mirrored.side(for: key)
+    let chosen = try chosenSnapshot(choice, in: conflict, mirrorWinner: side.leaves.first)
+    let situation = KeySituation(
+      key: key, localRows: rows, localTombstone: content.tombstones[key], mirror: side,
+      checkpoint: checkpoint, versions: mirrored.versions[key] ?? [:])
+    let decision = GraphDecision(situation, rules: rules)
+    let (leaves, _, effects) = decision.preparedLeaves()
+    let leafHashes = Set(leaves.map { decision.graph.versions[$0]!.snapshot.hash })
+    // Every leaf must be a side the person saw: one that arrived since is decided by nobody.
+    guard leafHashes.isSubset(of: seen) else { throw ResolutionError.changedSince(conflict) }
     let now = clock()
-    let resolved = newVersion(
-      of: chosen, at: now, localRow: rows.first?.record, leaves: leaves, conflict: conflict)
-    let parents = Self.versions(replacing: seen, of: key, in: mirrored)
+    let resolved = resolution(
+      of: leaves, in: decision.graph, choosing: chosen, at: now, localRow: rows.first?.record,
+      conflict: conflict)
+    var writes: [(snapshot: Snapshot, parents: Set<VersionID>)] = []
+    for case .copyToMirror(let snapshot, let parents) in effects {
+      writes.append((snapshot, parents))
+    }
+    writes.append((resolved, leaves))
+    let version = VersionID.derive(snapshot: resolved.hash, parents: leaves)
 
     // The mirror is rolled back if the local write fails, and does not compact meanwhile.
     try mirror.file.withRollback {
       try mirror.update { _, transaction in
-        transaction.write(resolved, parents: parents, author: local.deviceID, at: now)
+        transaction.write(writes, author: local.deviceID, at: now)
       }
       conflict.state = .resolved
       conflict.resolution = ConflictResolution(
@@ -78,7 +96,7 @@ extension Reconciler {
           if let row = rows.first { transaction.removeRow(row.row) }
           transaction.putTombstone(tombstone)
         }
-        transaction.setCheckpoint(key, to: Checkpoint(resolved))
+        transaction.setCheckpoint(key, to: Checkpoint(resolved, version: version))
         for var other in content.openConflicts(for: key) where other.id != id {
           other.state = .resolved
           other.resolution = conflict.resolution
@@ -88,24 +106,6 @@ extension Reconciler {
       }
     }
     return conflict
-  }
-
-  /// The parents of a resolution: every version of the record that holds one of the sides
-  /// the person saw (several when one snapshot was written with different parents), and a
-  /// side no version holds (a local row never exported) by its snapshot hash.
-  static func versions(
-    replacing sides: Set<SnapshotHash>, of key: RecordKey, in mirror: MirrorContent
-  ) -> Set<VersionID> {
-    var parents = Set<VersionID>()
-    for hash in sides {
-      let holding = mirror.versions(withSnapshot: hash, of: key)
-      if holding.isEmpty {
-        parents.insert(VersionID(naming: hash))
-      } else {
-        parents.formUnion(holding.map(\.id))
-      }
-    }
-    return parents
   }
 
   /// The side the choice names.
@@ -139,40 +139,66 @@ extension Reconciler {
     }
   }
 
-  /// The new version: the chosen record with `updatedAt` = now and this device's device-local
-  /// fields, or a tombstone of whatever is live (for "deleted" or a chosen deletion).
-  private func newVersion(
-    of chosen: Snapshot?, at now: Timestamp, localRow: Record?, leaves: [MirrorVersion],
-    conflict: SyncConflict
+  /// The resolution of `leaves` with `chosen`: a tombstone of what is live, for a deletion;
+  /// otherwise the leaves folded with the chosen side deciding every unit in dispute, at
+  /// `now`, with this device's device-local fields. A counter in dispute (or every counter,
+  /// when the record is kept over a deletion) starts a new epoch at the quantity shown: the
+  /// chosen side's epoch with every move made in it, or, below zero, the chosen side's own.
+  private func resolution(
+    of leaves: Set<VersionID>, in graph: VersionGraph, choosing chosen: Snapshot?,
+    at now: Timestamp, localRow: Record?, conflict: SyncConflict
   ) -> Snapshot {
-    if case .record(var record)? = chosen {
-      let schema = record.schema
-      if let index = schema.changeTimeIndex {
-        try? record.set(schema.fields[index].name, to: .date(now))
-      }
-      // Keeping a live side starts a new epoch of every counter, at the side's value: keeping
-      // the old epoch would let a concurrent branch of a discarded side merge with the
-      // resolution and silently undo the choice (DESIGN, F2 of the model).
-      for index in schema.counterIndices {
-        guard case .counter(let counter) = record.values[index], let value = counter.value else {
-          continue
-        }
-        let epoch = CounterEpoch.derived(from: [
-          "resolution", conflict.id.rawValue, local.deviceID.rawValue,
-          String(now.secondsSince1970.bitPattern), schema.fields[index].name,
-        ])
-        try? record.set(schema.fields[index].name, to: .counter(.recount(to: value, epoch: epoch)))
-      }
-      return .record(record.copied(keepingDeviceLocalFieldsOf: localRow))
+    guard case .record(let pick)? = chosen else {
+      let live = leaves.lazy.compactMap { graph.versions[$0]!.snapshot.record }.first
+      let deleted =
+        localRow?.snapshotHash ?? live?.snapshotHash ?? chosen?.tombstone?.deletedHash
+        ?? conflict.sides.lazy.compactMap(\.snapshot?.tombstone?.deletedHash).first
+      return .tombstone(
+        Tombstone(
+          model: conflict.key.model, id: conflict.key.id, deletedAt: now,
+          deletedHash: deleted ?? SnapshotHash(digest: SHA256.hash([UInt8]()))))
     }
-    let deleted =
-      localRow?.snapshotHash ?? leaves.first(where: { !$0.snapshot.isTombstone })?.hash
-      ?? chosen?.tombstone?.deletedHash ?? leaves.first?.snapshot.tombstone?.deletedHash
-    let key = chosen?.key ?? localRow?.key ?? leaves[0].key
-    return .tombstone(
-      Tombstone(
-        model: key.model, id: key.id, deletedAt: now,
-        deletedHash: deleted ?? SnapshotHash(digest: SHA256.hash([UInt8]()))))
+    let schema = pick.schema
+    var disagreement = Disagreement()
+    var record = pick
+    if !leaves.isEmpty {
+      let fold = LeafFold(graph: graph, rules: rules).fold(Array(leaves), choosing: pick)
+      disagreement = fold.disagreement
+      if let merged = fold.snapshot?.record { record = merged }
+    }
+    // A side kept whole (no leaves to merge with: the mirror lost the record) is a choice of
+    // its count too.
+    let keptWhole = leaves.isEmpty
+    if let index = schema.changeTimeIndex {
+      try? record.set(schema.fields[index].name, to: .date(now))
+    }
+    for (position, unit) in schema.mergeUnits.enumerated() where unit.isCounter {
+      let field = unit.fields[0]
+      let disputed = disagreement.units.contains(position)
+      guard disputed || disagreement.deletion || keptWhole,
+        case .counter(let picked) = pick.values[field]
+      else { continue }
+      var shown = picked
+      if disputed && !disagreement.belowZero.contains(position) {
+        // The chosen side's epoch, with every move any leaf made in it.
+        let sameEpoch = leaves.compactMap { id -> Counter? in
+          guard case .counter(let counter)? = graph.versions[id]!.snapshot.record?.values[field],
+            counter.isSameEpoch(as: picked)
+          else { return nil }
+          return counter
+        }
+        shown = rules.combineCounters([picked] + sameEpoch)
+      } else if !disputed, case .counter(let merged) = record.values[field] {
+        shown = merged
+      }
+      guard let value = shown.value else { continue }
+      let epoch = CounterEpoch.derived(from: [
+        "resolution", conflict.id.rawValue, local.deviceID.rawValue,
+        String(now.secondsSince1970.bitPattern), schema.fields[field].name,
+      ])
+      try? record.set(schema.fields[field].name, to: .counter(.recount(to: value, epoch: epoch)))
+    }
+    return .record(record.copied(keepingDeviceLocalFieldsOf: localRow))
   }
 }
 

@@ -1,6 +1,7 @@
 import JSONLines
 import LocalStore
-public import MirrorStore
+import MirrorStore
+import Reconciler
 public import StashModel
 
 /// One field of a record that a change set, from what to what.
@@ -89,7 +90,12 @@ extension DeviceFolder {
     for version in ordered {
       mirrorHashes.insert(version.hash)
       let parents = version.parents.compactMap { graph[$0] }
-      let main = parents.max { ($0.generation, $0.id) < ($1.generation, $1.id) }
+      // What the version changed, seen from its author: against the author's own parent (a
+      // merge or a resolution then says what it changed on that device), else the latest.
+      let own = parents.filter { $0.author == version.author }
+      let main = (own.isEmpty ? parents : own).max {
+        ($0.generation, $0.id) < ($1.generation, $1.id)
+      }
       let kind: HistoryEvent.Kind
       if version.snapshot.isTombstone {
         kind = .deleted
@@ -97,10 +103,10 @@ extension DeviceFolder {
         kind = .resolved
       } else if merged.contains(version.hash) {
         kind = .merged
-      } else if version.parents.count > 1, let record = version.snapshot.record {
-        // Another device's merge or resolution: a merge keeps every side's values and epoch.
-        let sides = parents.compactMap(\.snapshot.record)
-        kind = Self.isCounterMerge(record, of: sides) ? .merged : .resolved
+      } else if version.parents.count > 1 {
+        // Another device's merge or resolution: a merge is what merging its parents gives.
+        let merge = DecisionTable.merge(of: version.parents, in: graph)
+        kind = merge?.hash == version.hash ? .merged : .resolved
       } else {
         kind = main == nil && version.parents.isEmpty ? .created : .edited
       }
@@ -187,23 +193,6 @@ extension DeviceFolder {
     } catch {
       throw StashError(error)
     }
-  }
-
-  /// Whether `record` is the merge of `sides` (DESIGN's merge rule): every side live, with the
-  /// record's values in every field but its counters and `updatedAt`, and every counter in
-  /// the same epoch as the record's. A resolution that keeps a live side starts a new epoch.
-  static func isCounterMerge(_ record: Record, of sides: [Record]) -> Bool {
-    guard !sides.isEmpty, record.schema.fields.contains(where: { $0.type == .counter }) else {
-      return false
-    }
-    for side in sides {
-      for change in changes(from: side, to: record) {
-        guard case .counter(let new)? = change.after, case .counter(let old)? = change.before,
-          new.isSameEpoch(as: old)
-        else { return false }
-      }
-    }
-    return true
   }
 
   /// A record's `updatedAt` (every inventory model has one), or the epoch of 1970.

@@ -72,7 +72,7 @@ extension DeviceFolder {
     guard count > 0 else {
       throw .refused("Consume a positive number of units, not '\(count)'")
     }
-    let device = try writableStore().deviceID
+    let device = try writingDevice()
     return try editItem(text, action: "consuming \(count)") { item throws(StashError) in
       guard count <= item.quantity, let moved = item.stock.removing(count, by: device) else {
         let unit = item.unit.isEmpty ? "" : " \(item.unit)"
@@ -91,7 +91,7 @@ extension DeviceFolder {
     guard count > 0 else {
       throw .refused("Restock a positive number of units, not '\(count)'")
     }
-    let device = try writableStore().deviceID
+    let device = try writingDevice()
     return try editItem(text, action: "restocking \(count)") { item throws(StashError) in
       let room = Limits.maximumQuantity.subtractingReportingOverflow(item.quantity)
       guard !room.overflow, count <= room.partialValue,
@@ -150,6 +150,9 @@ extension DeviceFolder {
       let row = try self.find(text, model: "item", in: content)
       var copy = try Item(record: row.record)
       copy.id = self.newIdentifier()
+      // Creating a record is a recount (DESIGN, "Counters"): the copy starts at the count
+      // shown, with no moves of its own yet (the original's tallies are not the copy's).
+      copy.stock = Counter(base: copy.quantity)
       if let name { copy.name = name }
       copy.createdAt = now
       copy.updatedAt = now

@@ -58,8 +58,10 @@ extension DeviceFolder {
       copy.updatedAt = copy.createdAt
       return UndoOutcome(undone: event, item: try addItem(copy), restoredAsCopy: true)
     default:
+      // Its moves go under the identity the write is saved as (a copy's own, once it wrote).
+      let writer = try writingDevice()
       let item = try editItem(id, action: "the undo") { item throws(StashError) in
-        try self.revert(event.changes, of: &item, by: device)
+        try self.revert(event.changes, of: &item, by: writer)
       }
       return UndoOutcome(undone: event, item: item, restoredAsCopy: false)
     }

@@ -67,15 +67,23 @@ public final class DeviceFolder: Sendable {
   /// Everything the local store holds (empty when there is no store yet).
   public var content: LocalContent? { folder.content }
 
-  /// The inventory, for an operation that writes.
+  /// The inventory, for an operation that writes (through ``SyncFolder``'s one funnel, where
+  /// a copied folder takes its own identity before anything, its tallies included, is
+  /// written).
   ///
   /// - Throws: ``StashError`` when the folder was opened for reading and has no store yet.
   func writableStore() throws(StashError) -> LocalStore {
-    guard let local else {
+    guard local != nil else {
       throw StashError(
         .refused, "The folder '\(home)' has no inventory yet; create it first", hint: .initialize)
     }
-    return local
+    return try folder.writableStore()
+  }
+
+  /// The device this write tallies its stock moves under (see ``SyncFolder/writingDevice()``).
+  func writingDevice() throws(StashError) -> DeviceID {
+    _ = try writableStore()
+    return try folder.writingDevice()
   }
 }
 

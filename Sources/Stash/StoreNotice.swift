@@ -13,6 +13,8 @@ public struct StoreNotice: Hashable, Sendable, CustomStringConvertible {
     case setAside
     /// Rows that cannot be trusted were set aside when the store was read.
     case damagedRows
+    /// The folder was copied or restored and took a device identity of its own.
+    case newIncarnation
   }
 
   /// What happened.
@@ -25,7 +27,7 @@ public struct StoreNotice: Hashable, Sendable, CustomStringConvertible {
     switch kind {
     case .damagedTail: .repair
     case .damagedRows: .repair
-    case .setAside: nil
+    case .setAside, .newIncarnation: nil
     }
   }
 

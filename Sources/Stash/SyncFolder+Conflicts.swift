@@ -95,12 +95,17 @@ extension SyncFolder {
     let other =
       conflict.sides.first { $0.origin == .mirror && $0.author != deviceID }.map(sideName)
       ?? "another device"
+    // The fields in dispute: a choice decides them, every other change is kept merged.
+    let fields = conflict.fields.map { "'\($0)'" }
+    let what = fields.isEmpty ? "it" : Self.list(fields)
+    let kept = fields.isEmpty ? "" : " (every other change is kept)"
     switch conflict.kind {
     case .bothEdited:
-      return "Both changed: this device and \(other) each changed it since they last agreed; "
-        + "keep one side (the other stays in this conflict)"
+      return "Both changed: this device and \(other) each changed \(what) since they last "
+        + "agreed; keep one side for \(fields.count > 1 ? "them" : "it")\(kept)"
     case .concurrentVersions:
-      return "Changed at the same time on several devices; keep one side, or 'deleted'"
+      return "Changed at the same time on several devices"
+        + (fields.isEmpty ? "" : " (\(what))") + "; keep one side\(kept), or 'deleted'"
     case .deletedHereEditedThere:
       return "Deleted here, edited on \(other): keep the edit ('mirror'), or 'deleted' to "
         + "delete it everywhere"
@@ -121,7 +126,13 @@ extension SyncFolder {
         + "\(figures.there == 1 ? "was" : "were") there; keep one side, or count what is on "
         + "the shelf and set the quantity to it"
     case .merged:
-      return "Merged: concurrent stock moves added up; nothing to decide"
+      return "Merged: changes made at the same time were merged field by field; nothing to decide"
     }
+  }
+
+  /// `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
+  private static func list(_ items: [String]) -> String {
+    guard items.count > 1 else { return items.first ?? "" }
+    return items.dropLast().joined(separator: ", ") + " and " + items.last!
   }
 }

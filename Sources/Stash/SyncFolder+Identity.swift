@@ -37,7 +37,7 @@ extension SyncFolder {
     let proof: FolderLock.Held
     do { proof = try lock.acquire() } catch { throw StashError(error) }
     defer { lock.release(proof) }
-    let local = try writableStore()
+    let local = try existingStore()
     guard let mirror = mirror.store else {
       if case .unavailable(let reason) = mirror { throw StashError(.damaged, reason) }
       throw StashError(
@@ -45,11 +45,20 @@ extension SyncFolder {
         "Sync is off on this device, so its identity matters to no other device; turn sync "
           + "on with a shared folder first", hint: .enableSync)
     }
+    let before = local.deviceID
+    // A copy the file system tells apart takes an identity of its own first: that is what was
+    // asked, and its moves are already its own (re-keying them would count the original's
+    // unexported moves twice).
+    let incarnated = try ensureOwnIncarnation(of: local)
     do {
       try local.refresh()
       try mirror.refresh()
     } catch {
       throw StashError(wrapping: error)
+    }
+    if incarnated {
+      return NewIdentityReport(
+        previous: before, current: local.deviceID, versionsToExport: mirror.content.pending.count)
     }
     let previous = local.deviceID
     let finishing = mirror.content.deviceID != previous

@@ -44,11 +44,44 @@ extension SyncFolder {
     _ action: String, _ body: (LocalContent, inout LocalTransaction) throws -> T
   ) throws(StashError) -> T {
     let store = try writableStore()
+    let here = store.content.settings.folderIdentity == nil ? currentFolderIdentity() : nil
+    var wrote = false
+    let result: T
     do {
-      return try store.update(action, origin: .user, body)
+      result = try store.update(action, origin: .user) { content, transaction in
+        let result = try body(content, &transaction)
+        wrote = !transaction.isEmpty
+        // A folder that never said where it is (one of an older format) says so in its first
+        // save, with whatever settings that save writes.
+        if let here, content.settings.folderIdentity == nil, wrote {
+          var settings =
+            transaction.changes.reversed().lazy.compactMap { change in
+              if case .putSettings(let settings) = change { settings } else { nil }
+            }.first ?? content.settings
+          settings.folderIdentity = here
+          transaction.setSettings(settings)
+        }
+        return result
+      }
     } catch {
       throw StashError(wrapping: error)
     }
+    // A copied folder takes its own identity once its first write is saved (that write's moves
+    // were tallied under it already): a refused command writes nothing. The write is saved
+    // whatever happens next: a rewrite that fails is told and tried again by the next write.
+    if wrote && isCopy(store) {
+      do {
+        try ensureOwnIncarnation(of: store)
+      } catch {
+        options.notices(
+          StoreNotice(
+            .newIncarnation,
+            "\(action.prefix(1).uppercased() + action.dropFirst()) was saved, but the copied "
+              + "folder '\(home)' could not take its own identity yet (\(error.message)); the "
+              + "next change tries again"))
+      }
+    }
+    return result
   }
 }
 

@@ -116,7 +116,7 @@ extension SyncFolder {
         "This folder was opened for a sync of sealed changes (it holds only those records); "
           + "open it without them for a full sync")
     }
-    let (mirror, cloud) = try syncParts()
+    let (mirror, cloud) = try syncParts(writing: true)
     let reconciler = try makeReconciler(mirror)
     let passes = PassReports()
     let coordinator = SyncCoordinator(mirrorStoreID: mirror.storeID) { request in
@@ -134,6 +134,7 @@ extension SyncFolder {
     guard let local else {
       throw StashError(.refused, "This device has no store yet", hint: .initialize)
     }
+    try ensureOwnIncarnation(of: local)
     do { return try Reconciler(local: local, mirror: mirror, clock: clock) } catch {
       throw .refused(error.message)
     }
@@ -245,6 +246,7 @@ extension SyncFolder {
         "Resolving writes the choice to the mirror, which is not open on this device; "
           + "turn sync on with a shared folder and run again", hint: .enableSync)
     }
+    try ensureOwnIncarnation(of: local)
     do {
       return try Reconciler(local: local, mirror: mirror, clock: clock).resolve(
         conflict.id, choice: choice)

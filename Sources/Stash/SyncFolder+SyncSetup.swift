@@ -163,7 +163,7 @@ extension SyncFolder {
   }
 
   /// The mirror and the shared folder, or why sync cannot run.
-  func syncParts() throws(StashError) -> (MirrorStore, CloudFolder) {
+  func syncParts(writing: Bool = false) throws(StashError) -> (MirrorStore, CloudFolder) {
     switch mirror {
     case .notEntitled:
       if settings.entitlement.opensMirror {
@@ -183,6 +183,11 @@ extension SyncFolder {
         throw StashError(
           .refused, overlap + "; nothing was exchanged, turn sync on with another",
           hint: .enableSync)
+      }
+      if writing, let local {
+        // A copied folder takes its own identity before a sync writes anything (both
+        // stores); a folder that never said where it is says so now.
+        try ensureOwnIncarnation(of: local, recording: true)
       }
       if let local, local.deviceID != store.content.deviceID {
         throw StashError(

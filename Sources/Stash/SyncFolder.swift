@@ -53,6 +53,9 @@ public final class SyncFolder: Sendable {
   let options: Options
   /// The mirror once opened (or found unavailable).
   private let mirrorStatus: Mutex<MirrorStatus?>
+  /// The device identity this process hands out for a copied folder's first writes, before
+  /// the stores are rewritten with it (``writingDevice()``).
+  let prospectiveIdentity = Mutex<DeviceID?>(nil)
 
   /// How to open a device folder.
   public struct Options: Sendable {
@@ -195,12 +198,19 @@ public final class SyncFolder: Sendable {
         home: home, schemas: schemas, local: nil, mirror: .notEntitled(.none), lock: lock,
         entitlementAtOpen: .none, options: options)
     }
+    // A new folder records where it is in its first transaction: a copy taken before its
+    // first write is then a copy too.
+    var identity: FolderIdentity?
+    if !exists {
+      do { try options.fileSystem.makeDirectory(home) } catch { throw StashError(.io(error)) }
+      identity = folderIdentity(of: home, fileSystem: options.fileSystem)
+    }
     let local: LocalStore
     do {
       let creation = LocalStore.Creation(
         deviceID: DeviceID(options.newIdentifier().rawValue)!,
         deviceName: options.deviceName ?? ProcessInfo.processInfo.hostName, time: options.clock(),
-        storeID: StoreID(options.newIdentifier().rawValue)!)
+        storeID: StoreID(options.newIdentifier().rawValue)!, folderIdentity: identity)
       local = try LocalStore.open(
         folder: home, schemas: schemas, lock: lock, create: creation,
         access: exists ? options.access.store : .writing, compaction: options.compaction,
@@ -211,10 +221,11 @@ public final class SyncFolder: Sendable {
     }
     StoreNotice.watch(local.file, openedWith: local.openReport.tail, tell: options.notices)
     let entitlement = local.content.settings.entitlement
-    return SyncFolder(
+    let folder = SyncFolder(
       home: home, schemas: schemas, local: local, mirror: nil, lock: lock,
       entitlementAtOpen: entitlement,
       options: options)
+    return folder
   }
 
   /// The local store's focus: every record a sync of sealed changes covers, or the records a
@@ -252,6 +263,11 @@ public final class SyncFolder: Sendable {
   ///
   /// - Throws: ``StashError`` when the folder was opened for reading and has no store yet.
   func writableStore() throws(StashError) -> LocalStore {
+    try existingStore()
+  }
+
+  /// The local store, or why there is none.
+  func existingStore() throws(StashError) -> LocalStore {
     guard let local else {
       throw StashError(
         .refused, "The folder '\(home)' has no store yet; create it first", hint: .initialize)

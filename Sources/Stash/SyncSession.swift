@@ -70,7 +70,7 @@ public final class SyncSession: Sendable {
     let proof: FolderLock.Held
     do { proof = try folder.lock.acquire() } catch { throw StashError(error) }
     defer { folder.lock.release(proof) }
-    let (current, cloud) = try folder.syncParts()
+    let (current, cloud) = try folder.syncParts(writing: true)
     guard current === mirror else {
       throw .refused("The mirror was opened again since this session started; start a new one")
     }

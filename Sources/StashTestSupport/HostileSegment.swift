@@ -1,4 +1,3 @@
-public import MirrorStore
 public import StashModel
 
 /// Segment files as another device (honest, buggy or hostile) could write them, built from

@@ -58,14 +58,32 @@ extension Workload {
 
     /// Opens a device's folder as the CLI does (for reading; saves take write access).
     public func open(_ device: Device, creating: Bool = false) throws -> DeviceFolder {
+      if !creating { try adopt(device) }
       let folder = try DeviceFolder.open(
         at: Workload.home(device, in: root), options: options(device, creating: creating))
-      // The settings name the shared folder by its absolute path: a copy of a prepared
-      // workload points its devices at its own shared folder (one save, in every run alike).
-      let cloud = Workload.cloud(in: root)
-      if !creating, folder.settings.cloudFolder != cloud { try folder.enableSync(cloud: cloud) }
       folders[device] = folder
       return folder
+    }
+
+    /// A copy of a prepared workload is the same two devices, moved (one save, in every run
+    /// alike, with the store's own code): its settings name its own shared folder (they name it
+    /// by its absolute path) and its folders where they are now, so that neither is taken for
+    /// a copy of a device that takes an identity of its own.
+    private func adopt(_ device: Device) throws {
+      let home = Workload.home(device, in: root)
+      let cloud = Workload.cloud(in: root)
+      let here = SyncFolder.folderIdentity(of: home, fileSystem: fileSystem)
+      let lock = FolderLock(folder: home, timeout: 10, fileSystem: fileSystem)
+      let local = try LocalStore.open(
+        folder: home, schemas: InventorySchemas.registry, lock: lock, fileSystem: fileSystem)
+      let settings = local.content.settings
+      guard settings.cloudFolder != cloud || settings.folderIdentity != here else { return }
+      try local.update("the workload's copy") { content, transaction in
+        var adopted = content.settings
+        adopted.cloudFolder = cloud
+        adopted.folderIdentity = here
+        transaction.setSettings(adopted)
+      }
     }
 
     /// How the CLI opens a device's folder, with this run's clock, identifiers and file system.

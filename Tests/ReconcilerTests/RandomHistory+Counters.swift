@@ -85,20 +85,9 @@ extension History {
     }
   }
 
-  /// The model's `maxq` variant: the merged counter is the side with the largest value.
-  static let largestValueMerge: CounterMerge.Strategy = { sides in
-    guard case .merged(let proper) = CounterMerge.merge(sides),
-      let top = sides.max(by: { value(of: $0) < value(of: $1) })
-    else { return CounterMerge.merge(sides) }
-    var merged = top
-    if let index = proper.schema.changeTimeIndex {
-      try? merged.set(proper.schema.fields[index].name, to: proper.values[index])
-    }
-    return .merged(merged)
-  }
-
-  private static func value(of record: Record) -> Int64 {
-    guard case .counter(let counter)? = record[field: "quantity"] else { return 0 }
-    return counter.value ?? 0
-  }
+  /// The model's `maxq` variant: the merged counter is the side with the largest value, not
+  /// each device's larger tally.
+  static let largestValueMerge = MergeRules(
+    combineCounters: { counters in counters.max { ($0.value ?? 0) < ($1.value ?? 0) }! },
+    setBackIsChange: true)
 }

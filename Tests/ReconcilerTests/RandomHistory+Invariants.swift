@@ -12,9 +12,11 @@ extension History {
     problems += device.stores.mirror.content.checkInvariants()
   }
 
-  /// 2 and 3 after a full pass: every record is in agreement, or has an open conflict (a row
-  /// live on one side and deleted or absent on the other never passes silently).
-  mutating func checkAgreementOrConflict(_ device: Device) {
+  /// 2 and 3 after a full pass: every record is in agreement, has an open conflict (a row
+  /// live on one side and deleted or absent on the other never passes silently), or waits for
+  /// a version its leaves name that has not arrived (DESIGN rule 3; `quiet` when everything
+  /// was delivered, and nothing may wait).
+  mutating func checkAgreementOrConflict(_ device: Device, quiet: Bool = false) {
     let local = device.stores.local.content
     let mirror = device.stores.mirror.content
     for key in local.keys.union(mirror.keys) {
@@ -24,7 +26,8 @@ extension History {
       let winner = side.winner
       let agreed: Bool
       if side.isConcurrent {
-        agreed = false
+        let graph = VersionGraph(mirror.versions[key] ?? [:])
+        agreed = !quiet && !graph.hasEveryParent(of: side.leafIDs)
       } else if let here {
         agreed = winner?.hash == here
       } else {

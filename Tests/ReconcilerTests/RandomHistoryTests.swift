@@ -55,7 +55,7 @@ import Testing
     var caught = 0
     for seed in seeds {
       let problems = try withTemporaryFolder { folder in
-        var history = try History(seed: seed, folder: folder, merge: History.largestValueMerge)
+        var history = try History(seed: seed, folder: folder, rules: History.largestValueMerge)
         return try history.run()
       }
       if problems.contains(where: { $0.contains("lost move") || $0.contains("epoch accounting") }) {
@@ -153,7 +153,7 @@ struct History {
 
   init(
     seed: UInt64, folder: URL, frozenClock: Bool = false,
-    merge: @escaping CounterMerge.Strategy = CounterMerge.merge
+    rules: MergeRules = .design
   ) throws {
     random = SeededRandom(seed: seed)
     devices = try (0..<2).map { index in
@@ -161,7 +161,7 @@ struct History {
       return Device(
         try TwoStores(
           folder.appendingPathComponent("d\(index)"), device: id, frozenClock: frozenClock,
-          merge: merge))
+          rules: rules))
     }
     for device in devices { device.restart() }
   }
@@ -303,7 +303,7 @@ struct History {
     case .keys(let keys): try device.stores.reconciler.reconcile(keys: keys)
     }
     if try device.stores.files() != after { problems.append("a second pass changed the stores") }
-    if case .full = request { checkAgreementOrConflict(device) }
+    if case .full = request { checkAgreementOrConflict(device, quiet: quiescing) }
     checkAbsence(device)
     // A person often settles a conflict as soon as it shows up.
     if !quiescing && !device.stores.openConflicts.isEmpty && Bool.random(using: &random) {

@@ -69,7 +69,7 @@ import Testing
       }
       #expect(Set(parentSnapshots).union([version.hash]).isSuperset(of: sides))
       #expect(b.mirror.content.side(for: key).leaves.count == 1)
-      #expect(b.local.content.checkpoints[key] == .record(version.hash))
+      #expect(b.local.content.checkpoints[key] == .record(version.hash, version: version.id))
       let clockNow = b.clock.now
       #expect(try Item(record: version.snapshot.record!).updatedAt == clockNow, "updatedAt = now")
     }

@@ -18,13 +18,13 @@ final class TwoStores: Sendable {
   let mirror: MirrorStore
   let clock: TickingClock
 
-  /// How this device's reconciler merges concurrent sides.
-  let merge: CounterMerge.Strategy
+  /// How this device's reconciler merges concurrent versions.
+  let rules: MergeRules
 
   init(
     _ folder: URL, device: DeviceID = DeviceID("00000000-0000-4000-8000-0000000000a1")!,
     fileSystem: any FileSystem = POSIXFileSystem(), compaction: CompactionPolicy = .standard,
-    frozenClock: Bool = false, merge: @escaping CounterMerge.Strategy = CounterMerge.merge
+    frozenClock: Bool = false, rules: MergeRules = .design
   ) throws {
     self.folder = folder
     let lock = FolderLock(folder: folder.path, fileSystem: fileSystem)
@@ -36,7 +36,7 @@ final class TwoStores: Sendable {
       folder: folder.path, schemas: InventorySchemas.registry, lock: lock,
       create: (local.deviceID, epoch, nil), compaction: compaction, fileSystem: fileSystem)
     clock = TickingClock(start: epoch, frozen: frozenClock)
-    self.merge = merge
+    self.rules = rules
   }
 
   /// A time that moves forward one second each call.
@@ -44,7 +44,7 @@ final class TwoStores: Sendable {
 
   /// The reconciler; its clock reads the current time without moving it.
   var reconciler: Reconciler {
-    try! Reconciler(local: local, mirror: mirror, clock: { [clock] in clock.now }, merge: merge)
+    try! Reconciler(local: local, mirror: mirror, clock: { [clock] in clock.now }, rules: rules)
   }
 
   @discardableResult

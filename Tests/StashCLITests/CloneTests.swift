@@ -1,13 +1,34 @@
 import Foundation
+import JSONLines
+import LocalStore
 import Stash
 import StashModel
 import StashTestSupport
 import Testing
 
-/// A device folder restored from a backup onto a second machine writes as the same device.
-/// The copy that notices stops exporting, says so everywhere, and `stash sync new-identity`
-/// gives it its own identity; after that both copies sync without loss.
+/// A copy of a device folder the file system cannot tell apart from the original (a restore
+/// onto the original's inode, a file system without stable inode numbers) writes as the same
+/// device: the copy that notices stops exporting, says so everywhere, and `stash sync
+/// new-identity` gives it its own identity; after that both copies sync without loss. (A copy
+/// the file system tells apart takes its own identity by itself: `IncarnationTests`.)
 @Suite struct CloneTests {
+  /// Makes the copy look, to Stash, like the original in its place: its store records its own
+  /// folder's identity (written with the store's code, not through the facade, which would
+  /// notice the copy).
+  static func disguiseAsOriginal(_ copy: CLI) throws {
+    let path = copy.home.path
+    let local = try LocalStore.open(
+      folder: path, schemas: InventorySchemas.registry, lock: FolderLock(folder: path))
+    var status = stat()
+    #expect(stat(path, &status) == 0)
+    try local.update("the test's disguise") { content, transaction in
+      var settings = content.settings
+      settings.folderIdentity = FolderIdentity(
+        device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+      transaction.setSettings(settings)
+    }
+  }
+
   private func names(_ cli: CLI) throws -> Set<String> {
     Set(try cli.run(["list", "--json"]).json().elements.compactMap { $0["fields"]?["name"]?.text })
   }
@@ -36,6 +57,7 @@ import Testing
     try b.run(["sync", "enable", "--cloud", cloud.path])
     _ = try sync(b)
     try FileManager.default.copyItem(at: a.home, to: clone.home)
+    try Self.disguiseAsOriginal(clone)
     if let cloneCloud {
       try FileManager.default.copyItem(at: cloud, to: cloneCloud)
       try clone.run(["sync", "enable", "--cloud", cloneCloud.path])
@@ -130,25 +152,25 @@ import Testing
     }
   }
 
-  /// The window the README names: a copy taken while the original had a move it had not yet
-  /// exported holds that move too, and `new-identity` (even before the copy's first sync)
-  /// cannot tell it from the copy's own, so it counts twice once the original exports it.
-  /// Closing it needs the copy to know it was copied (a machine binding), which Stash does
-  /// not have yet.
-  @Test func aMoveUnexportedWhenTheCopyWasTakenCountsTwice() throws {
+  /// A copy taken while the original had a move it had not yet exported holds that move too.
+  /// The copy the file system tells apart takes its own identity before its first write (here
+  /// `new-identity` itself), so the move stays under the original's id in both and counts
+  /// once (it was the README's second window, a known issue, until copies knew themselves).
+  @Test func aMoveUnexportedWhenTheCopyWasTakenCountsOnce() throws {
     try withCLI { cli in
       let cloud = cli.folder.appendingPathComponent("cloud")
       let (a, b, clone) = try devices(cli, cloud: cloud)
       #expect(try a.run(["consume", "Soap", "2"]).status == 0)
       try FileManager.default.removeItem(at: clone.home)
       try FileManager.default.copyItem(at: a.home, to: clone.home)
-      #expect(try clone.run(["sync", "new-identity"]).status == 0)
+      let renamed = try clone.run(["sync", "new-identity"])
+      #expect(renamed.status == 0, "\(renamed)")
+      #expect(renamed.standardError.contains("was copied or restored"), "\(renamed)")
       for device in [clone, a, b, clone, a] { _ = try sync(device) }
-      let shown = try b.run(["show", "Soap", "--json"]).json()
-      withKnownIssue("a move pending at copy time is re-keyed by new-identity and counts twice") {
-        #expect(shown["quantity"]?.integer == 8, "\(shown)")
+      for device in [a, b, clone] {
+        let shown = try device.run(["show", "Soap", "--json"]).json()
+        #expect(shown["quantity"]?.integer == 8, "\(device.home.lastPathComponent): \(shown)")
       }
-      #expect(shown["quantity"]?.integer == 6, "the window as documented: \(shown)")
     }
   }
 

@@ -107,12 +107,16 @@ import Testing
         "\(macText)")
       let onPhone = try events(devices[1]).first { $0["kind"]?.text == "merged" }
       #expect(onPhone?["author"]?["name"]?.text == "this device")
-      // This device's own consume went out inside the merge, not on its own.
+      // This device's own consume went out on its own, before the merge (every side of a
+      // merge is in the shared graph, so every device computes the same merge).
       let phoneText = try devices[1].run(["history", "Koleston 7/1"]).standardOutput
-      #expect(phoneText.contains("(sent within the merge below)"), "\(phoneText)")
+      #expect(
+        phoneText.contains("19:40:00 +00:00  this device  quantity 5 → 4"), "\(phoneText)")
       #expect(!phoneText.contains("not synced yet"), "\(phoneText)")
-      let own = try events(devices[1]).first { $0["settledBy"]?.text == "merged" }
-      #expect(own?["synced"] == .bool(false), "\(String(describing: own))")
+      let own = try events(devices[1]).filter {
+        $0["kind"]?.text == "edited" && $0["author"]?["name"]?.text == "this device"
+      }
+      #expect(own.count == 1 && own.first?["synced"] == .bool(true), "\(own)")
     }
   }
 
@@ -145,14 +149,13 @@ import Testing
       #expect(
         macText.contains("2025-11-29 20:40:00 +00:00  salon-iphone  resolved:"), "\(macText)")
       let phoneText = try devices[1].run(["history", "Koleston 7/1"]).standardOutput
+      // The resolution took the other side's notes only (the field in dispute): no recount.
       #expect(
         phoneText.contains(
-          "2025-11-29 20:40:00 +00:00  this device  resolved: quantity 5 recounted"),
+          "2025-11-29 20:40:00 +00:00  this device  resolved: notes edited"),
         "\(phoneText)")
-      // The edit this device lost is not "not synced yet": the resolution replaced it.
-      #expect(
-        phoneText.contains("this device  notes edited (replaced by the resolution below)"),
-        "\(phoneText)")
+      #expect(!phoneText.contains("recounted"), "\(phoneText)")
+      // The edit this device lost went out before the conflict was noticed: it is history.
       #expect(!phoneText.contains("not synced yet"), "\(phoneText)")
     }
   }

@@ -139,10 +139,19 @@ import Testing
     let newline = try #require(text[commit.upperBound...].firstIndex(of: "\n"))
     let end = old.count + text.utf8.distance(from: text.startIndex, to: newline) + 1
     let state = try torn(old, new, end: end)
+    // Put back into the same folders (a power cut leaves the device folder where it was; a
+    // new folder would be a restored backup, which takes an identity of its own).
+    let files = FileManager.default
     for name in ["device-a", "cloud"] {
       let place = cli.folder.appendingPathComponent(name)
-      try FileManager.default.removeItem(at: place)
-      try FileManager.default.copyItem(at: saved.appendingPathComponent(name), to: place)
+      for entry in try files.contentsOfDirectory(atPath: place.path) {
+        try files.removeItem(at: place.appendingPathComponent(entry))
+      }
+      let source = saved.appendingPathComponent(name)
+      for entry in try files.contentsOfDirectory(atPath: source.path) {
+        try files.copyItem(
+          at: source.appendingPathComponent(entry), to: place.appendingPathComponent(entry))
+      }
     }
     try Data(state).write(to: URL(fileURLWithPath: mirror))
     return (a, b)

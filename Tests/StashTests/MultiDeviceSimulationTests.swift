@@ -24,7 +24,7 @@ import Testing
 /// Replay one seed with `STASH_SEED=<n>`; run more with `STASH_SIM_SEEDS=<n>`.
 @Suite struct MultiDeviceSimulationTests {
   @Test func randomMultiDeviceHistoriesKeepTheInvariants() throws {
-    let seeds = TestEnvironment.seeds(default: 200)
+    let seeds = TestEnvironment.seeds(default: 300)
     var failed = 0
     var totals = Simulation.Totals()
     for seed in seeds {

@@ -22,8 +22,6 @@ struct PowerCutCheck {
     var finished = false
     /// Whether the repair finished a change of identity the power cut interrupted.
     var identityFinished = false
-    /// A known issue the state shows, if any (see ``PowerCutCheck/equalQuantityConflicts(_:_:)``).
-    var knownIssue: String?
   }
 
   let workload: Workload
@@ -116,13 +114,6 @@ struct PowerCutCheck {
       guard !allowed.contains(converged) else { return result }
       let expected = allowed.last!
       if result.identityFinished && Self.onlyInConflicts(converged, expected) { return result }
-      if Self.equalQuantityConflicts(converged, expected) {
-        result.knownIssue =
-          "a resolution whose mirror transaction survived and whose local one was lost: after "
-          + "syncing, the resolving device shows a new conflict between two recounts of one "
-          + "quantity (the resolution's and its own), \(converged[device]!.conflicts)"
-        return result
-      }
       let differences = Workload.Device.allCases.map { device in
         "\(device): "
           + converged[device]!.differences(from: expected[device]!).joined(separator: ", ")
@@ -150,20 +141,6 @@ struct PowerCutCheck {
         guard let quantity = expected[device]!.items[name] else { return false }
         return converged.values.contains { $0.conflicts[name]?.contains(quantity) == true }
       }
-    }
-  }
-
-  /// Whether `converged` shows what `expected` shows but for open conflicts whose sides all
-  /// hold the quantity the device shows: nothing lost, one needless question to the person.
-  static func equalQuantityConflicts(
-    _ converged: [Workload.Device: PowerCutSettled], _ expected: [Workload.Device: PowerCutSettled]
-  ) -> Bool {
-    Workload.Device.allCases.allSatisfy { device in
-      let shown = converged[device]!
-      return shown.items == expected[device]!.items
-        && shown.conflicts.allSatisfy { name, sides in
-          expected[device]!.conflicts[name] == sides || sides == [shown.items[name] ?? -1]
-        }
     }
   }
 }

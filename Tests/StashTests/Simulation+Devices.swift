@@ -1,4 +1,5 @@
 import Foundation
+import JSONLines
 import LocalStore
 import MirrorStore
 import Stash
@@ -33,67 +34,72 @@ extension Simulation {
     checkHostileEffects(try open(device))
   }
 
-  /// A device folder copied to a second machine (a backup restored while the original lives
-  /// on), as the README's "Syncing two devices" describes it: the copy was taken right after
-  /// the original synced; the original goes on and exports; the copy, offline, is used; its
-  /// first sync notices the other copy and stops exporting; `new-identity` gives it its own
-  /// id, and from then on it is one more device of the zone.
+  /// A device folder copied to a second machine (a backup restored there, or the folder
+  /// copied now) while the original lives on, at any moment: the copy is another
+  /// incarnation, which takes a device identity of its own with its first write, so the moves
+  /// made on the copy and on the original all count, whatever the timing (DESIGN, "Tallies
+  /// belong to an incarnation"). Nothing is asked of anyone.
   mutating func cloneDevice() throws {
+    guard devices.count < 6 else { return }
     let original = devices.randomElement(using: &random)!
-    original.online = true
-    try sync(original)
+    let backups = self.backups.filter { $0.device === original }
+    let source = backups.randomElement(using: &random).map(\.path) ?? original.home
     let index = devices.count
     let copy = SimulatedDevice(
       home: folder.appendingPathComponent("device-\(index)").path,
       view: folder.appendingPathComponent("cloud-view-\(index)"))
-    let manager = FileManager.default
-    try manager.copyItem(atPath: original.home, toPath: copy.home)
+    try FileManager.default.copyItem(atPath: source, toPath: copy.home)
     try deliver(from: original.view, to: copy.view)
     try hostile?.replay(into: copy.view)
-    copy.isUnnoticedClone = true
     devices.append(copy)
     totals.clones += 1
-    try open(copy).enableSync(cloud: copy.view.path)
+    if source != original.home { totals.restoredCopies += 1 }
+    // A copy or a backup holds what its source held: nothing of it may be lost.
+    let folder = try restart(copy)
+    written.formUnion(held(by: folder).subtracting(replaced))
+    try folder.enableSync(cloud: copy.view.path)  // its first write: its own identity
+    try restart(copy)
+    try rejoinIfNeeded(copy)
+  }
 
-    try add(on: original)
-    try sync(original)
-    try deliver(from: original.view, to: copy.view)
-    for _ in 0..<Int.random(in: 1...4, using: &random) {
-      switch Int.random(in: 0..<4, using: &random) {
-      case 0: try add(on: copy)
-      case 1: try recount(on: copy)
-      default: try move(on: copy)
-      }
-    }
-    let folder = try open(copy)
-    let noticed = try folder.sync()
-    guard noticed.exportStopped != nil else {
-      problems.append("clone: the copy's first sync did not notice the original")
-      return
-    }
-    let old = try folder.deviceID.unwrapped("the copy's device id")
-    let before = held(by: folder)
-    let renamed = try folder.takeNewIdentity()
-    let renewed = try restart(copy)
-    // Re-keyed rows replace what the copy held (and its unexported versions leave the
-    // mirror): what it holds now is what must not be lost from here on.
-    let after = held(by: renewed)
-    replaced.formUnion(before.subtracting(after))
-    written.formUnion(after.subtracting(before))
-    // The copy's unexported moves now count under its new id (`IdentityChange`): the part of
-    // the shared id's tally no remaining version holds moved over.
-    for move in copy.movesBeforeNewIdentity {
-      let made = ledger.moves[move]
-      guard
-        case .counter(let counter)? = renewed.content?.row(for: made.key)?.record[
-          field: "quantity"],
-        counter.epoch == made.epoch, counter.base == made.base
-      else { continue }
-      let held = (made.isRestock ? counter.increments : counter.decrements)[old] ?? 0
-      if made.tally > held { ledger.reassign(move, to: renamed.current, tally: made.tally - held) }
-    }
-    copy.isUnnoticedClone = false
-    copy.movesBeforeNewIdentity = []
+  /// A person's backup tool copies a device folder, at any moment.
+  mutating func backUp(_ device: SimulatedDevice) throws {
+    let path = folder.appendingPathComponent("backup-\(backups.count)").path
+    // As a backup tool reads a folder another process may be writing: under its lock, so
+    // that the copy is a state the stores were in.
+    let lock = FolderLock(folder: device.home, timeout: 10)
+    let proof = try lock.acquire()
+    defer { lock.release(proof) }
+    try FileManager.default.copyItem(atPath: device.home, toPath: path)
+    backups.append((device, path))
+  }
+
+  /// The machine of a device is replaced: after it synced what it had, its folder is restored
+  /// from an older backup in the same place. The restored folder is another incarnation too:
+  /// what the lost machine did after the backup and sent counts with what the new one does.
+  mutating func restore() throws {
+    guard
+      let backup = backups.filter({ backup in devices.contains { $0 === backup.device } })
+        .randomElement(using: &random)
+    else { return }
+    let device = backup.device
+    device.online = true
+    // It sends what it has (and nobody decides anything meanwhile, which would make a change
+    // that leaves only with the next sync): what it never sent is lost with the machine.
+    let deciding = quiescing
+    quiescing = true
+    try sync(device)
+    quiescing = deciding
+    device.process = nil
+    let manager = FileManager.default
+    try manager.removeItem(atPath: device.home)
+    try manager.copyItem(atPath: backup.path, toPath: device.home)
+    totals.restores += 1
+    let folder = try restart(device)
+    written.formUnion(held(by: folder).subtracting(replaced))
+    try rejoinIfNeeded(device)
+    // It reads back, from the shared folder, what the lost machine sent after the backup.
+    try sync(device)
   }
 
   /// Every snapshot hash `folder` keeps: live rows, conflict sides and mirror versions.
@@ -118,13 +124,5 @@ extension Simulation {
         at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
       try manager.copyItem(at: from.appendingPathComponent(relative), to: target)
     }
-  }
-}
-
-extension Optional {
-  /// The value, or a test failure naming what was missing.
-  fileprivate func unwrapped(_ what: String) throws -> Wrapped {
-    guard let self else { throw ModelError("\(what) is missing") }
-    return self
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LocalStore
 import MirrorStore
+import Reconciler
 import Stash
 import StashModel
 import StashTestSupport
@@ -22,7 +23,8 @@ extension Simulation {
     }
   }
 
-  /// 2 and 3 after a pass: every record agrees with the mirror or has an open conflict.
+  /// 2 and 3 after a pass: every record agrees with the mirror, has an open conflict, or
+  /// (while segments are still arriving) waits for a version its leaves name (rule 3).
   mutating func checkAgreementOrConflict(_ folder: DeviceFolder) {
     guard let local = folder.content, let mirror = folder.mirror.store?.content else { return }
     for key in local.keys.union(mirror.keys) {
@@ -30,7 +32,8 @@ extension Simulation {
       let side = mirror.side(for: key)
       let agreed: Bool
       if side.isConcurrent {
-        agreed = false
+        let graph = VersionGraph(mirror.versions[key] ?? [:])
+        agreed = !quiescing && !graph.hasEveryParent(of: side.leafIDs)
       } else if let here = local.row(for: key)?.hash {
         agreed = side.winner?.hash == here
       } else {

@@ -11,13 +11,15 @@ extension Simulation {
   /// and `stash restock` run it.
   mutating func move(on device: SimulatedDevice) throws {
     let folder = try open(device)
-    guard let item = pick(folder), let id = folder.deviceID else { return }
+    guard let item = pick(folder) else { return }
     let isRestock = item.quantity == 0 || Bool.random(using: &random)
     let units = isRestock ? Int64.random(in: 1...5, using: &random) : 1
     let after =
       isRestock
       ? try folder.restock(item.id.rawValue, count: units)
       : try folder.consume(item.id.rawValue, count: units)
+    // The id the move was tallied under: a copied folder's own, taken with its first write.
+    guard let id = folder.deviceID else { return }
     // The facade moves the freshest row of the item; the move is what its tally grew by.
     var tallies = isRestock ? after.stock.increments : after.stock.decrements
     tallies[id, default: 0] -= units
@@ -26,7 +28,6 @@ extension Simulation {
       increments: isRestock ? tallies : after.stock.increments,
       decrements: isRestock ? after.stock.decrements : tallies)
     ledger.record(key: after.record.key, from: before, to: after.stock, by: id)
-    if device.isUnnoticedClone { device.movesBeforeNewIdentity.append(ledger.moves.count - 1) }
     replaced.insert(item.record.snapshotHash)
     written.insert(after.record.snapshotHash)
     totals.moves += 1

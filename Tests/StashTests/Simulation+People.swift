@@ -35,6 +35,7 @@ extension Simulation {
     let after = try folder.editItem(item.id.rawValue) {
       (item: inout Item) throws(StashError) in item.name = name
     }
+    fieldEdits[FieldEditKey(key: item.record.key, field: "name"), default: []].append(name)
     replaced.insert(item.record.snapshotHash)
     written.insert(after.record.snapshotHash)
   }

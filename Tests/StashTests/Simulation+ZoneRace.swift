@@ -83,8 +83,20 @@ extension Simulation {
     guard var race, !race.joined else { return }
     race.joined = true
     self.race = race
+    try rejoin(devices)
+  }
+
+  /// After the join, a folder copied or restored from a backup taken before it is in the zone
+  /// that was left (its mirror is bound to it): the person joins it again, as every sync there
+  /// tells them to.
+  mutating func rejoinIfNeeded(_ device: SimulatedDevice) throws {
+    guard race?.joined == true else { return }
+    try rejoin([device])
+  }
+
+  private mutating func rejoin(_ candidates: [SimulatedDevice]) throws {
     let target = try zone(of: devices[0]).orFailure("the first device's zone")
-    for device in devices where zone(of: device) != target {
+    for device in candidates where zone(of: device) != target {
       device.online = true
       try deliver(from: devices[0].view, to: device.view)
       let folder = try restart(device)

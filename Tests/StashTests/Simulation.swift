@@ -26,8 +26,14 @@ struct Simulation {
   let frozenClocks: Bool
   /// Most seeds have a device that drops invalid files into the shared folder at every step.
   var hostile: HostileWriter?
-  /// The step at which a device folder is copied to a new machine (some seeds).
-  var cloneStep: Int?
+  /// Backups people's tools took of device folders, and where.
+  var backups: [(device: SimulatedDevice, path: String)] = []
+  /// Every edit of an item's plain field, by record and field (``checkLoneEdits(_:)``).
+  var fieldEdits: [FieldEditKey: [String?]] = [:]
+  /// Every coordinate group a location was given, by record.
+  var placesWritten: [RecordKey: Set<[Double?]>] = [:]
+  /// Copies of device folders that took an identity of their own (told by a notice).
+  let incarnations = LockedBox(0)
   /// The steps taken (the roll that chose each, and the device), for a failure's message.
   var trace = [String]()
   /// A zone race (some seeds): a device made a zone of its own before the folder reached it.
@@ -48,6 +54,15 @@ struct Simulation {
     var checkedCounts = 0
     var parallelSyncs = 0
     var clones = 0
+    var restoredCopies = 0
+    var restores = 0
+    var incarnations = 0
+    var fieldEdits = 0
+    var reverts = 0
+    var groupEdits = 0
+    var merges = 0
+    var fieldConflicts = 0
+    var loneEditsChecked = 0
     var hostileFiles = 0
     var frozenSeeds = 0
     var sealedSyncs = 0
@@ -72,6 +87,15 @@ struct Simulation {
       checkedCounts += other.checkedCounts
       parallelSyncs += other.parallelSyncs
       clones += other.clones
+      restoredCopies += other.restoredCopies
+      restores += other.restores
+      incarnations += other.incarnations
+      fieldEdits += other.fieldEdits
+      reverts += other.reverts
+      groupEdits += other.groupEdits
+      merges += other.merges
+      fieldConflicts += other.fieldConflicts
+      loneEditsChecked += other.loneEditsChecked
       hostileFiles += other.hostileFiles
       frozenSeeds += other.frozenSeeds
       sealedSyncs += other.sealedSyncs
@@ -87,7 +111,11 @@ struct Simulation {
         + "\(resolutions) resolutions (\(refusedResolutions) refused), \(deletes) deletes, "
         + "\(conflictedCopies) conflicted copies, \(places) location and reminder edits, "
         + "\(moves) stock moves, \(recounts) recounts, \(checkedCounts) counts checked, "
-        + "\(parallelSyncs) parallel syncs, \(clones) cloned devices, "
+        + "\(parallelSyncs) parallel syncs, \(clones) cloned devices (\(restoredCopies) from a "
+        + "backup), \(restores) machines restored from a backup, \(incarnations) incarnations, "
+        + "\(fieldEdits) field edits (\(reverts) back to an earlier value), \(groupEdits) "
+        + "coordinate edits, \(merges) merges, \(fieldConflicts) conflicts on fields, "
+        + "\(loneEditsChecked) lone field edits checked, "
         + "\(hostileFiles) hostile files, \(frozenSeeds) seeds with frozen clocks, "
         + "\(sealedSyncs) syncs the seal would skip, \(sealedChangeChecks) passes over sealed "
         + "changes checked against the full pass, \(sealedChangeSyncs) syncs of sealed changes "
@@ -102,12 +130,8 @@ struct Simulation {
     var online = true
     /// The open folder: the process running on the device. A restart opens it again.
     var process: DeviceFolder?
-    /// A copy of another device's folder that has not taken its own identity yet.
-    var isUnnoticedClone = false
     /// What its last successful sync reported.
     var lastReport: SyncRunReport?
-    /// The ledger's indices of the moves this copy made under the shared id.
-    var movesBeforeNewIdentity: [Int] = []
     init(home: String, view: URL) {
       self.home = home
       self.view = view
@@ -189,38 +213,43 @@ struct Simulation {
     // the stores from them.
     options.index = LocalStore.IndexPolicy(minimumRows: 1)
     options.mirrorIndex = MirrorStore.IndexPolicy(minimumVersions: 1)
+    let incarnations = self.incarnations
+    options.notices = { notice in
+      if notice.kind == .newIncarnation { incarnations.withLock { $0 += 1 } }
+    }
     return options
   }
 
   mutating func run() throws -> [String] {
     let steps = Int.random(in: 15...45, using: &random)
     if Int.random(in: 0..<10, using: &random) < 8 { hostile = try HostileWriter(self) }
-    if Int.random(in: 0..<4, using: &random) == 0 {
-      cloneStep = Int.random(in: 0..<steps, using: &random)
-    }
     let joinStep = Int.random(in: 0..<steps, using: &random)
     for step in 0..<steps {
       totals.steps += 1
-      if step == cloneStep { try cloneDevice() }
       if step == joinStep { try joinZones() }
       try dropHostileFile()
       let device = devices.randomElement(using: &random)!
-      let roll = Int.random(in: 0..<100, using: &random)
+      let roll = Int.random(in: 0..<107, using: &random)
       trace.append("step \(step): \(roll) on d\(devices.firstIndex { $0 === device }!)")
       // Mostly edits of shared items between syncs: that is where devices disagree.
       switch roll {
       case 0..<7: try add(on: device)
-      case 7..<13: try change(on: device)
-      case 13..<27: try move(on: device)
-      case 27..<31: try recount(on: device)
-      case 31..<38: try place(on: device)
-      case 38..<43: try delete(on: device)
-      case 43..<46: try duplicate(on: device)
-      case 46..<64: try propagate()
-      case 64..<81: try sync(device)
-      case 81..<85: try syncInParallel(device)
-      case 85..<88: device.online.toggle()
-      case 88..<92: try restart(device)
+      case 7..<10: try change(on: device)
+      case 10..<16: try editFields(on: device)
+      case 16..<30: try move(on: device)
+      case 30..<34: try recount(on: device)
+      case 34..<40: try place(on: device)
+      case 40..<43: try moveLocation(on: device)
+      case 43..<48: try delete(on: device)
+      case 48..<50: try duplicate(on: device)
+      case 50..<68: try propagate()
+      case 68..<85: try sync(device)
+      case 85..<89: try syncInParallel(device)
+      case 89..<92: device.online.toggle()
+      case 92..<95: try restart(device)
+      case 95..<97: try backUp(device)
+      case 97..<98: try cloneDevice()
+      case 98..<99: try restore()
       default:
         let withConflicts = try devices.filter { !(try open($0).conflicts().isEmpty) }
         try resolve(on: withConflicts.randomElement(using: &random) ?? device)
@@ -301,6 +330,9 @@ struct Simulation {
       try folder.refresh()
       totals.syncs += 1
       totals.conflicts += report.newConflicts.count
+      totals.merges += report.merged
+      let recorded = folder.conflicts().filter { report.newConflicts.contains($0.id) }
+      totals.fieldConflicts += recorded.filter { !$0.fields.isEmpty }.count
       // 4. Idempotence: syncing again with nothing new changes nothing. When the sync seal
       // says nothing changed, the sync it lets the CLI skip must report what a full one does.
       let after = storeFiles(device)
@@ -387,5 +419,9 @@ struct Simulation {
       problems.append(
         "5: \(key) diverged without a conflict: \(seen.map { $0.prefix(8) }); \(detail)")
     }
+    checkConflictsEverywhere(folders)
+    checkFieldEdits(folders)
+    try settleEveryConflict()
+    totals.incarnations = incarnations.withLock { $0 }
   }
 }

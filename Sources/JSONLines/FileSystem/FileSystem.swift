@@ -47,6 +47,13 @@ public protocol FileSystem: Sendable {
   ///     describes the link itself (`lstat`).
   func identity(atPath path: String, followingLinks: Bool) throws(FileSystemError) -> FileIdentity?
 
+  /// When the file or folder at `path` was born (created), where the file system keeps it
+  /// (`statx` on Linux, `st_birthtimespec` on Apple); `nil` when it does not, or cannot say.
+  ///
+  /// Unlike its device and inode numbers, which a freshly freed inode hands on, a birth time
+  /// tells a folder restored in place of another apart from it.
+  func birthTime(atPath path: String) -> BirthTime?
+
   /// Renames `source` to `destination`, replacing it atomically if it exists.
   func rename(_ source: String, to destination: String) throws(FileSystemError)
 
@@ -123,6 +130,31 @@ public enum FileKind: Hashable, Sendable {
   case symbolicLink
   /// Anything else: a FIFO, a socket, a device.
   case other
+}
+
+/// When a file was born: seconds since 1970 and nanoseconds, as the file system keeps them.
+public struct BirthTime: Hashable, Sendable, CustomStringConvertible {
+  /// Whole seconds since 1970.
+  public let seconds: Int64
+  /// Nanoseconds past them.
+  public let nanoseconds: Int64
+
+  /// A birth time.
+  public init(seconds: Int64, nanoseconds: Int64) {
+    self.seconds = seconds
+    self.nanoseconds = nanoseconds
+  }
+
+  /// `seconds.nanoseconds`, nine digits after the point.
+  public var description: String {
+    let digits = String(nanoseconds)
+    return "\(seconds)." + String(repeating: "0", count: max(0, 9 - digits.count)) + digits
+  }
+}
+
+extension FileSystem {
+  /// No birth time: what a file system seam that does not model one answers.
+  public func birthTime(atPath path: String) -> BirthTime? { nil }
 }
 
 /// Which file this is (device and inode) and how long it is.

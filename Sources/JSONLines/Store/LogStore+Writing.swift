@@ -205,8 +205,9 @@ extension LogStore {
       // (from the whole content, never from one built for a few records).
       if !state.content.isComplete { _ = try reload(&state, recover: true) }
       try LogStore.upgradeIfOlder(state.log!, content: state.content, fileSystem: fileSystem)
-      state.content.forgetLineSpans()
-      state.header = state.log!.header
+      // Read the rewritten file once (an upgrade happens once): its lines are then known
+      // again, so the save that upgrades can also write what is derived from them.
+      _ = try reload(&state, recover: true)
     }
     return setAside
   }

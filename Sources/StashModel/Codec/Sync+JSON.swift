@@ -13,7 +13,7 @@ extension RecordKey {
 extension SyncConflict {
   /// The JSON form, as the local store's lines hold it.
   public var json: JSONObject {
-    [
+    var json: JSONObject = [
       "id": .string(id.rawValue),
       "model": .string(key.model),
       "recordID": .string(key.id.rawValue),
@@ -21,8 +21,11 @@ extension SyncConflict {
       "noticedAt": .double(noticedAt.secondsSince1970),
       "state": .string(state.rawValue),
       "sides": .array(sides.map { .object($0.json) }),
-      "resolution": resolution.map { .object($0.json) } ?? .null,
     ]
+    // Written only when known (format 4), so that a conflict without fields reads as before.
+    if !fields.isEmpty { json["fields"] = .array(fields.map { .string($0) }) }
+    json["resolution"] = resolution.map { .object($0.json) } ?? .null
+    return json
   }
 
   public init(json: JSONObject, schemas: SchemaRegistry) throws(ModelError) {
@@ -44,9 +47,21 @@ extension SyncConflict {
     if case .object(let body)? = json["resolution"] {
       resolution = try ConflictResolution(json: body)
     }
+    var fields = [String]()
+    if let listed = json["fields"] {
+      guard case .array(let names) = listed else {
+        throw ModelError("A conflict's 'fields' must be a list of field names")
+      }
+      for name in names {
+        guard case .string(let field) = name else {
+          throw ModelError("A conflict's 'fields' must be a list of field names")
+        }
+        fields.append(field)
+      }
+    }
     self.init(
       id: id, key: RecordKey(model: model, id: recordID), kind: kind, sides: sides,
-      noticedAt: noticedAt, state: state, resolution: resolution)
+      fields: fields, noticedAt: noticedAt, state: state, resolution: resolution)
   }
 }
 
@@ -121,6 +136,14 @@ extension DeviceSettings {
     ]
     // Written only once a step is done, so that stores without one read as before.
     if !stepsDone.isEmpty { json["stepsDone"] = .array(stepsDone.sorted().map { .string($0) }) }
+    // Numbers as decimal text: an inode may not fit a JSON integer's 63 bits.
+    if let folder = folderIdentity {
+      var identity: JSONObject = [
+        "device": .string(String(folder.device)), "inode": .string(String(folder.inode)),
+      ]
+      if let born = folder.born { identity["born"] = .string(born) }
+      json["folder"] = .object(identity)
+    }
     return json
   }
 
@@ -135,6 +158,23 @@ extension DeviceSettings {
     if case .array(let names)? = json["stepsDone"] {
       for case .string(let name) in names { steps.insert(name) }
     }
-    self.init(name: name, entitlement: entitlement, cloudFolder: cloudFolder, stepsDone: steps)
+    var folderIdentity: FolderIdentity?
+    if let folder = json["folder"] {
+      guard case .object(let body) = folder, case .string(let device)? = body["device"],
+        let deviceNumber = UInt64(device), case .string(let inode)? = body["inode"],
+        let inodeNumber = UInt64(inode)
+      else { throw ModelError("Settings' 'folder' needs a 'device' and an 'inode' number") }
+      var born: String?
+      if let value = body["born"] {
+        guard case .string(let text) = value else {
+          throw ModelError("Settings' 'folder' birth time must be text")
+        }
+        born = text
+      }
+      folderIdentity = FolderIdentity(device: deviceNumber, inode: inodeNumber, born: born)
+    }
+    self.init(
+      name: name, entitlement: entitlement, cloudFolder: cloudFolder, stepsDone: steps,
+      folderIdentity: folderIdentity)
   }
 }

@@ -33,6 +33,8 @@ public enum InventorySchemas {
       FieldSpec("createdAt", .date),
       FieldSpec("updatedAt", .date),
     ], changeTime: "updatedAt",
+    // A place is its coordinates and radius together: concurrent moves never mix them.
+    mergeGroups: [["latitude", "longitude", "radius"]],
     validate: { (record) throws(ModelError) in try Location(record: record).validate() })
 
   /// `reminder`: a message shown on arriving at or leaving a location.

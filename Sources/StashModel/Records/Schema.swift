@@ -40,6 +40,10 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   /// address), if the schema declares one: rows of different ids with one value there are
   /// duplicates that a repair merges in place.
   public let candidateKeyIndex: Int?
+  /// What concurrent versions merge by, in field order: every synced field on its own, except
+  /// the fields of a declared group (a location's latitude, longitude and radius), which merge
+  /// as one. The change time is not a unit (the latest wins).
+  public let mergeUnits: [MergeUnit]
 
   /// Describes a model.
   ///
@@ -51,12 +55,16 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   ///     (`updatedAt`): versions that differ only in it and in their counters merge.
   ///   - candidateKey: The name of a field that identifies one real thing (see
   ///     ``candidateKeyIndex``).
+  ///   - mergeGroups: Fields that only make sense together (coordinates and their radius, a
+  ///     lease's holder and times): when two devices change such a group at the same time,
+  ///     one side's values are kept for all of them or the group is in conflict, never a mix.
+  ///     Each names synced fields that are neither counters nor the change time, none twice.
   ///   - validate: The model's own checks of a record (see ``validate(_:)``); not part of the
   ///     schema's identity.
   /// - Throws: ``ModelError`` when the description breaks those rules.
   public init(
     model: String, fields: [FieldSpec], changeTime: String? = nil, candidateKey: String? = nil,
-    validate: Validator? = nil
+    mergeGroups: [[String]] = [], validate: Validator? = nil
   ) throws(ModelError) {
     guard !model.isEmpty else { throw ModelError("A schema needs a model name") }
     var index = [String: Int]()
@@ -88,6 +96,9 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
     self.validator = validate
     self.changeTimeIndex = changeTime.flatMap { index[$0] }
     self.candidateKeyIndex = candidateKey.flatMap { index[$0] }
+    self.mergeUnits = try MergeUnit.units(
+      of: model, fields: fields, groups: mergeGroups, index: index,
+      changeTime: changeTime.flatMap { index[$0] })
   }
 
   /// The positions of the counter fields.

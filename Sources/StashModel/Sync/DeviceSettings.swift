@@ -28,15 +28,54 @@ public struct DeviceSettings: Hashable, Sendable {
   /// The one-time steps done on this device (a duplicate repair of a version, a legacy
   /// import), by name, so that none runs twice.
   public var stepsDone: Set<String>
+  /// Where the device folder was when this device last wrote to it: a folder found elsewhere
+  /// (copied, or restored from a backup) is another incarnation of the device, which takes a
+  /// device identity of its own before its first write. `nil` in a store written before
+  /// format 4 (recorded by its first write).
+  public var folderIdentity: FolderIdentity?
 
   /// Settings with the given values.
   public init(
     name: String, entitlement: Entitlement = .none, cloudFolder: String? = nil,
-    stepsDone: Set<String> = []
+    stepsDone: Set<String> = [], folderIdentity: FolderIdentity? = nil
   ) {
     self.name = name
     self.entitlement = entitlement
     self.cloudFolder = cloudFolder
     self.stepsDone = stepsDone
+    self.folderIdentity = folderIdentity
+  }
+}
+
+/// The identity of a device folder on its file system: the device and inode numbers of the
+/// folder itself, and its birth time where the file system keeps one.
+///
+/// All stay the same while the folder is used, compacted and renamed in place; a copy or a
+/// restored backup is a new folder, with another inode (or on another device), or, when the
+/// file system hands it the inode a deleted folder had, another birth time.
+public struct FolderIdentity: Hashable, Sendable, CustomStringConvertible {
+  /// The file system's device number.
+  public let device: UInt64
+  /// The folder's inode number.
+  public let inode: UInt64
+  /// When the folder was born (`seconds.nanoseconds`), where the file system says.
+  public let born: String?
+
+  /// An identity.
+  public init(device: UInt64, inode: UInt64, born: String? = nil) {
+    self.device = device
+    self.inode = inode
+    self.born = born
+  }
+
+  /// Whether this is the folder `other` describes: the same device and inode, and the same
+  /// birth time when both know one.
+  public func isSameFolder(as other: FolderIdentity) -> Bool {
+    device == other.device && inode == other.inode
+      && (born == nil || other.born == nil || born == other.born)
+  }
+
+  public var description: String {
+    "device \(device) inode \(inode)" + (born.map { " born \($0)" } ?? "")
   }
 }

@@ -14,6 +14,13 @@ public struct SyncConflict: Hashable, Sendable, Identifiable, CustomStringConver
   public let kind: ConflictKind
   /// Every side: the local row (or its absence), and each mirror version (or its absence).
   public let sides: [ConflictSide]
+  /// The fields the sides could not merge, in schema order (a field group's fields together,
+  /// a counter's name when the quantity is in dispute); empty when the whole record is (an
+  /// absent side, or a conflict noticed before field merges).
+  ///
+  /// Resolving takes the chosen side's values for these fields only: every other field keeps
+  /// its merged value.
+  public let fields: [String]
   /// When this device noticed it.
   public let noticedAt: Timestamp
   /// Open, resolved or superseded.
@@ -22,21 +29,26 @@ public struct SyncConflict: Hashable, Sendable, Identifiable, CustomStringConver
   public var resolution: ConflictResolution?
 
   /// A newly noticed, open conflict.
-  public init(key: RecordKey, kind: ConflictKind, sides: [ConflictSide], noticedAt: Timestamp) {
+  public init(
+    key: RecordKey, kind: ConflictKind, sides: [ConflictSide], fields: [String] = [],
+    noticedAt: Timestamp
+  ) {
     self.init(
       id: ConflictID(key: key, sides: sides), key: key, kind: kind, sides: sides,
-      noticedAt: noticedAt, state: .open, resolution: nil)
+      fields: fields, noticedAt: noticedAt, state: .open, resolution: nil)
   }
 
   /// A conflict with every property given (as read back from a store).
   public init(
     id: ConflictID, key: RecordKey, kind: ConflictKind, sides: [ConflictSide],
-    noticedAt: Timestamp, state: ConflictState, resolution: ConflictResolution?
+    fields: [String] = [], noticedAt: Timestamp, state: ConflictState,
+    resolution: ConflictResolution?
   ) {
     self.id = id
     self.key = key
     self.kind = kind
     self.sides = sides
+    self.fields = fields
     self.noticedAt = noticedAt
     self.state = state
     self.resolution = resolution

@@ -72,7 +72,7 @@ enum SyncCommand: StashHandler {
     }
     if report.merged > 0 {
       lines.append(
-        "Merged stock moves made at the same time on \(Format.count(report.merged, "item"))")
+        "Merged changes made at the same time on \(Format.count(report.merged, "record"))")
     }
     if report.settledConflicts > 0 {
       lines.append("Settled conflicts: \(report.settledConflicts)")

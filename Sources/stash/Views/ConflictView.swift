@@ -42,10 +42,11 @@ enum ConflictView {
     var lines = [
       "Conflict \(conflict.id) on \(record(conflict))", device.explanation(of: conflict),
     ]
-    var header: [(String, String)] = [
-      ("kind", conflict.kind.rawValue), ("state", conflict.state.rawValue),
-      ("noticed", Format.time(conflict.noticedAt)),
-    ]
+    var header: [(String, String)] = [("kind", conflict.kind.rawValue)]
+    if !conflict.fields.isEmpty {
+      header.append(("fields", conflict.fields.joined(separator: ", ")))
+    }
+    header += [("state", conflict.state.rawValue), ("noticed", Format.time(conflict.noticedAt))]
     if let resolution = conflict.resolution {
       header.append(
         ("resolved", "kept \(resolution.choice) on \(Format.time(resolution.at))"))
@@ -103,6 +104,7 @@ enum ConflictView {
     .object([
       "id": .string(conflict.id.rawValue), "model": .string(conflict.key.model),
       "recordID": .string(conflict.key.id.rawValue), "kind": .string(conflict.kind.rawValue),
+      "fields": .array(conflict.fields.map { .string($0) }),
       "state": .string(conflict.state.rawValue),
       "noticedAt": .string(Format.isoTime(conflict.noticedAt)),
       "sides": .array(conflict.sides.map { .object(sideJSON($0, full: false, device: device)) }),

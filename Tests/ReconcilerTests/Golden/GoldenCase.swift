@@ -105,7 +105,10 @@ final class CaseBuilder {
       if content.checkpointMirror != mirror.storeID {
         transaction.bindCheckpoints(to: mirror.storeID)
       }
-      transaction.setCheckpoint(snapshot.key, to: Checkpoint(snapshot))
+      // Named by the version holding it, as a pass names it (none when the mirror has none).
+      let holding = mirror.content.versions(withSnapshot: snapshot.hash, of: snapshot.key)
+      transaction.setCheckpoint(
+        snapshot.key, to: Checkpoint(snapshot, version: holding.count == 1 ? holding[0].id : nil))
     }
   }
 
@@ -175,6 +178,8 @@ enum GoldenStep: Hashable, Sendable {
   case failNextLocalWrite
   /// Resolves the oldest open conflict.
   case resolve(keep: String)
+  /// A version of the other device's arrives in the mirror (imported late).
+  case arrive(MirrorVersion)
 
   static let importFinished = GoldenStep.event(.import, .finished, failure: nil, store: "mirror")
 
@@ -194,6 +199,7 @@ enum GoldenStep: Hashable, Sendable {
     case .restart(let flag): return .object(["restart": .object(["bootstrapFlag": .bool(flag)])])
     case .failNextLocalWrite: return .object(["failNextLocalWrite": .bool(true)])
     case .resolve(let keep): return .object(["resolve": .object(["keep": .string(keep)])])
+    case .arrive(let version): return .object(["arrive": .object(version.json)])
     }
   }
 
@@ -229,6 +235,8 @@ enum GoldenStep: Hashable, Sendable {
         throw ModelError("resolve needs keep")
       }
       self = .resolve(keep: keep)
+    case ("arrive", .object(let version)):
+      self = .arrive(try MirrorVersion(json: version, schemas: InventorySchemas.registry))
     default:
       throw ModelError("Unknown step '\(name)'")
     }

@@ -8,13 +8,32 @@ extension GoldenCase {
   private static let third = DeviceID("00000000-0000-4000-8000-0000000000c1")!
   private static let recountEpoch = CounterEpoch("00000000-0000-4000-8000-00000000e0c1")!
 
+  /// The other device's item in counters-06, after using `units` tubes of the agreed 5.
+  private static func used(_ units: Int64, minutes: Double) -> Item {
+    var item = Item(
+      id: Fixed.id(1), name: "Koleston 7/1", quantity: 5, unit: "tube",
+      createdAt: Fixed.created, updatedAt: Fixed.time(minutes))
+    item.stock = Counter(base: 5, decrements: [there: units])
+    return item
+  }
+
+  /// counters-06's late version: the other device's first use, over the agreed version.
+  private static let usedOnce: MirrorVersion = {
+    var agreed = used(0, minutes: 0)
+    agreed.stock = Counter(base: 5)
+    return MirrorVersion(
+      snapshot: .record(used(1, minutes: 25).record),
+      parents: [VersionID.derive(snapshot: agreed.record.snapshotHash, parents: [])],
+      generation: 2, author: there, authoredAt: Fixed.time(25))
+  }()
+
   static let counters: [GoldenCase] = [
     GoldenCase(
       name: "counters-01-two-moves-merge",
       about: "Both devices showed 5 tubes; each used one offline. The moves merge (each device's "
-        + "larger tally): 3 tubes on both, the latest updatedAt, no conflict. The merged version "
-        + "names the mirror's leaf and the local row (never exported: by its snapshot hash), and "
-        + "a resolved 'merged' record keeps both sides."
+        + "larger tally): 3 tubes on both, the latest updatedAt, no conflict. The local row is "
+        + "written into the graph first (a child of the checkpoint's version); the merged "
+        + "version names both leaves, and a resolved 'merged' record keeps both sides."
     ) { b in
       let agreed = b.item(1)
       try b.agreed(agreed.record)
@@ -42,7 +61,9 @@ extension GoldenCase {
     GoldenCase(
       name: "counters-03-recount-against-move",
       about: "This device used one tube; the other device recounted ('there are 8'). A recount "
-        + "cannot be ordered against a move: a both-edited conflict, each device keeps its own."
+        + "cannot be ordered against a move: a both-edited conflict on the quantity, each device "
+        + "keeps its own row, and this device's side is written into the graph so that the "
+        + "other device records the same conflict."
     ) { b in
       let agreed = b.item(1)
       try b.agreed(agreed.record)
@@ -81,21 +102,19 @@ extension GoldenCase {
     GoldenCase(
       name: "counters-06-merge-after-a-partial-delivery",
       about: "The other device used one tube, then another (two versions); only the second has "
-        + "arrived, naming a parent not here yet, so the agreed version is still a leaf too. "
-        + "Every side is in one epoch and they merge with this device's move: 5 - 1 - 2 = 2. "
-        + "When the first version arrives it is an ancestor, which changes nothing."
-    ) { b in
-      let agreed = b.item(1)
-      try b.agreed(agreed.record)
-      try b.editLocal(b.item(1, stock: Counter(base: 5, decrements: [here: 1]), minutes: 20).record)
-      let first = b.item(1, stock: Counter(base: 5, decrements: [there: 1]), minutes: 25)
-      let second = b.item(1, stock: Counter(base: 5, decrements: [there: 2]), minutes: 30)
-      let firstID = MirrorVersion(
-        snapshot: .record(first.record), parents: [try b.versionID(of: agreed.record)],
-        generation: 2, author: there, authoredAt: Fixed.time(25)
-      ).id
-      try b.mirror(.record(second.record), over: [firstID])
-    },
+        + "arrived, naming a parent not here yet (its generation says so). This device's own "
+        + "move is written into the graph, and the merge waits for the missing version "
+        + "(DESIGN rule 3): merging on a partial graph finds no common ancestor and conflicts. "
+        + "Once the first version arrives, every side is in one epoch and they merge with this "
+        + "device's move: 5 - 1 - 2 = 2.",
+      build: { b in
+        let agreed = b.item(1)
+        try b.agreed(agreed.record)
+        try b.editLocal(
+          b.item(1, stock: Counter(base: 5, decrements: [here: 1]), minutes: 20).record)
+        try b.mirror(.record(Self.used(2, minutes: 30).record), over: [Self.usedOnce.id])
+      },
+      steps: [.importFinished, .flush, .arrive(Self.usedOnce), .importFinished, .flush]),
     GoldenCase(
       name: "counters-07-resolution-starts-a-new-epoch",
       about: "A recount against a move, resolved by keeping this device's side (4 tubes, one "

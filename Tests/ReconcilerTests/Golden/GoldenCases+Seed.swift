@@ -139,7 +139,8 @@ extension GoldenCase {
     GoldenCase(
       name: "resolution-keep-local-settles",
       about: "A both-edited conflict resolved by keeping the local side: a new version (updatedAt "
-        + "= now) naming both sides as parents goes to both stores; the checkpoint moves to it "
+        + "= now) naming both leaves as parents, holding the local quantity in a new epoch (the "
+        + "quantity was the field in dispute), goes to both stores; the checkpoint moves to it "
         + "and a later pass changes nothing.",
       build: { b in
         let agreed = b.item(1, quantity: 5)
@@ -151,7 +152,7 @@ extension GoldenCase {
   ]
 
   /// Every case, in folder order.
-  static let all: [GoldenCase] = (tableRows + seedBehaviours + counters).sorted {
+  static let all: [GoldenCase] = (tableRows + seedBehaviours + counters + fields).sorted {
     $0.name < $1.name
   }
 }

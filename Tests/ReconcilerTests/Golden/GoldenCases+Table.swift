@@ -32,6 +32,20 @@ extension GoldenCase {
         .record(b.item(1, quantity: 4, minutes: 5).record), parents: [.record(agreed.record)])
     },
     GoldenCase(
+      name: "row-02b-checkpoint-the-mirror-lost",
+      about: "The local row is the checkpoint, but no mirror version holds it (the mirror set "
+        + "aside a damaged last transaction after the checkpoint was saved); the mirror's only "
+        + "version is an older one. Taking it would silently revert the row: the row is written "
+        + "into the graph instead (as a root: nothing it derives from is known), and the two "
+        + "merge two-way (here: a conflict on the quantity, each keeps its own)."
+    ) { b in
+      let older = b.item(1, quantity: 5)
+      try b.mirror(.record(older.record), author: Fixed.device)
+      let saved = b.item(1, quantity: 4, minutes: 20)
+      try b.local(saved.record)
+      try b.checkpoint(.record(saved.record))
+    },
+    GoldenCase(
       name: "row-03-local-edit-copied",
       about: "Only the local row changed: it is copied to the mirror with the checkpoint as its "
         + "parent."
@@ -42,8 +56,10 @@ extension GoldenCase {
     },
     GoldenCase(
       name: "row-04-both-edited",
-      about: "Both sides changed since the checkpoint: each keeps its own version and one "
-        + "conflict holds both full snapshots."
+      about: "Both sides recounted since the checkpoint (5 to 4 here, to 2 there): the local "
+        + "row is written into the graph as a child of the checkpoint's version, the two leaves "
+        + "do not merge (two recounts), and one conflict on the quantity holds both full "
+        + "snapshots; each device keeps its own row."
     ) { b in
       let agreed = b.item(1, quantity: 5)
       try b.agreed(agreed.record)
@@ -92,8 +108,9 @@ extension GoldenCase {
     },
     GoldenCase(
       name: "row-10-deleted-here-edited-there",
-      about: "Deleted here, edited in the mirror since the agreement: the edited row stays in the "
-        + "mirror, the deletion stays here, and a conflict keeps both."
+      about: "Deleted here, edited in the mirror since the agreement: the deletion is written "
+        + "into the graph (so the other device sees it too), the edited row stays a leaf, the "
+        + "deletion stays here, and a conflict keeps both."
     ) { b in
       let item = b.item(1)
       try b.agreed(item.record)
@@ -115,7 +132,8 @@ extension GoldenCase {
     },
     GoldenCase(
       name: "row-12-edited-here-deleted-there",
-      about: "Edited here, deleted in the mirror: the edited row stays and a conflict keeps both."
+      about: "Edited here, deleted in the mirror: the edit is written into the graph, the edited "
+        + "row stays, and a conflict keeps both."
     ) { b in
       let item = b.item(1)
       try b.agreed(item.record)
@@ -158,7 +176,8 @@ extension GoldenCase {
       name: "leaves-concurrent-versions",
       about: "Two devices recounted the agreed version concurrently (4 and 3: different epochs, "
         + "so they do not merge): the mirror shows two leaves. One conflict holds every leaf "
-        + "and the local row. The local row had no edit of its own, yet it is not replaced by "
+        + "(the quantity is in dispute: two recounts). The local row had no edit of its own (it "
+        + "is an ancestor, not a side), yet it is not replaced by "
         + "the mirror's winner while the conflict is open (adopting a winner that does not "
         + "descend from this device's own state can swallow one of its moves later)."
     ) { b in

@@ -98,6 +98,8 @@ struct GoldenRunner {
         } catch {
           entry.append("outcome", .string("refused: \(error)"))
         }
+      case .arrive(let version):
+        try mirror?.update { _, transaction in transaction.merge(version) }
       }
       let reports = passReports.withLock { reports in
         defer { reports = [] }

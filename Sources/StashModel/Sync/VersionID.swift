@@ -1,5 +1,3 @@
-public import StashModel
-
 /// The identity of one version in the mirror's graph: SHA-256 over its snapshot hash and the
 /// sorted ids of its parents, like a git commit.
 ///
