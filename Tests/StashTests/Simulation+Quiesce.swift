@@ -1,6 +1,7 @@
 import Foundation
 import LocalStore
 import MirrorStore
+import Reconciler
 import Stash
 import StashModel
 import StashTestSupport
@@ -64,9 +65,33 @@ extension Simulation {
       problems.append(
         "5: \(key) diverged without a conflict: \(seen.map { $0.prefix(8) }); \(detail)")
     }
+    totals.crissCrossMerges += Self.crissCrossMerges(in: folders)
     checkConflictsEverywhere(folders)
     checkFieldEdits(folders)
     try settleEveryConflict()
     totals.incarnations = incarnations.withLock { $0 }
+  }
+
+  /// The versions in the first device's mirror that merged leaves with several lowest common
+  /// ancestors (a criss-cross: their merge was the base).
+  static func crissCrossMerges(in folders: [DeviceFolder]) -> Int {
+    guard let mirror = folders.first?.mirror.store?.content else { return 0 }
+    var found = 0
+    for versions in mirror.versions.values where versions.count > 2 {
+      let graph = VersionGraph(versions)
+      for version in versions.values where version.parents.count > 1 {
+        let parents = version.parents.sorted()
+        var folded = [parents[0]]
+        for next in parents.dropFirst() {
+          let common = graph.ancestors(ofAll: folded).intersection(graph.ancestors(of: next))
+          if graph.lowest(of: common).count > 1 {
+            found += 1
+            break
+          }
+          folded.append(next)
+        }
+      }
+    }
+    return found
   }
 }

@@ -61,6 +61,7 @@ struct Simulation {
     var reverts = 0
     var groupEdits = 0
     var merges = 0
+    var crissCrossMerges = 0
     var fieldConflicts = 0
     var loneEditsChecked = 0
     var hostileFiles = 0
@@ -94,6 +95,7 @@ struct Simulation {
       reverts += other.reverts
       groupEdits += other.groupEdits
       merges += other.merges
+      crissCrossMerges += other.crissCrossMerges
       fieldConflicts += other.fieldConflicts
       loneEditsChecked += other.loneEditsChecked
       hostileFiles += other.hostileFiles
@@ -114,7 +116,7 @@ struct Simulation {
         + "\(parallelSyncs) parallel syncs, \(clones) cloned devices (\(restoredCopies) from a "
         + "backup), \(restores) machines restored from a backup, \(incarnations) incarnations, "
         + "\(fieldEdits) field edits (\(reverts) back to an earlier value), \(groupEdits) "
-        + "coordinate edits, \(merges) merges, \(fieldConflicts) conflicts on fields, "
+        + "coordinate edits, \(merges) merges (\(crissCrossMerges) over a criss-cross), \(fieldConflicts) conflicts on fields, "
         + "\(loneEditsChecked) lone field edits checked, "
         + "\(hostileFiles) hostile files, \(frozenSeeds) seeds with frozen clocks, "
         + "\(sealedSyncs) syncs the seal would skip, \(sealedChangeChecks) passes over sealed "
