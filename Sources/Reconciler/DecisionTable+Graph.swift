@@ -59,8 +59,9 @@ struct GraphDecision {
   }
 
   /// Rule 1: writes this device's side into the graph as a child of what it derives from,
-  /// unless it is what it derives from or the leaves already hold its state (the same
-  /// snapshot, or, for a deletion, deletions only); returns its id when written.
+  /// unless it is what it derives from or the leaves already hold its state (a leaf with the
+  /// same snapshot that has seen everything this side derives from, or, for a deletion,
+  /// deletions only); returns its id when written.
   private func writeOwnSide(
     into leaves: inout Set<VersionID>, effects: inout [Effect]
   ) -> VersionID? {
@@ -69,8 +70,17 @@ struct GraphDecision {
     // the mirror lost (a damaged last transaction set aside) says nothing about the leaves, and
     // taking them would silently revert this device's row.
     let unchanged = own?.hash == c?.hash && !situation.derivation.isEmpty
-    guard let own, !unchanged,
-      !leaves.contains(where: { graph.versions[$0]!.snapshot.hash == own.hash }),
+    // A leaf with an equal snapshot that has not seen what this side derives from (two
+    // devices' clocks gave the same time) is no substitute: taking it would forget what this
+    // side changed on the way, such as a field set back to the base's value (rule 5).
+    let current = leaves
+    func held(_ own: Snapshot) -> Bool {
+      current.contains { leaf in
+        graph.versions[leaf]!.snapshot.hash == own.hash
+          && situation.derivation.isSubset(of: graph.ancestors(of: leaf))
+      }
+    }
+    guard let own, !unchanged, !held(own),
       !(own.isTombstone && !leaves.isEmpty
         && leaves.allSatisfy { graph.versions[$0]!.snapshot.isTombstone })
     else { return nil }

@@ -160,6 +160,23 @@ extension GoldenCase {
         .resolve(keep: String(renamedEarly.record.snapshotHash.hex.prefix(12))),
         .importFinished, .flush,
       ]),
+    GoldenCase(
+      name: "fields-09-a-set-back-the-other-device-wrote-too",
+      about: "This device set the notes to 'y' (exported), then back to '' at minute 20; the "
+        + "other device saved the agreed tube unchanged at the same minute, so its version has "
+        + "this device's snapshot, byte for byte, over the agreed one. That leaf is no stand-in "
+        + "for this device's row: it never saw 'y'. Taking it would make the merge see no "
+        + "change here and keep 'y' (the person's set-back lost, silently). The row is written "
+        + "as a child of 'y' (rule 1); both leaves then hold '' and agree."
+    ) { b in
+      let agreed = try b.agreedVersion(tube().record)
+      let sent = tube(minutes: 10) { $0.notes = "y" }
+      try b.version(.record(sent.record), over: [agreed], author: Fixed.device, minutes: 10)
+      try b.editLocal(sent.record)
+      try b.checkpoint(.record(sent.record))
+      try b.editLocal(tube(minutes: 20).record)
+      try b.version(.record(tube(minutes: 20).record), over: [agreed], minutes: 20)
+    },
   ]
 }
 
