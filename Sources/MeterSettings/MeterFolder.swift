@@ -79,9 +79,10 @@ public final class MeterFolder: Sendable {
   ///   live.
   @discardableResult
   public func connect(mac: String) throws(StashError) -> MeterLease {
-    guard let device = folder.deviceID else {
+    guard folder.deviceID != nil else {
       throw .refused("This device has no store yet; pair a meter first")
     }
+    let device = try folder.writingDevice()
     let name = folder.settings.name
     let meter = try change(mac) { meter throws(StashError) in
       let now = meter.updatedAt
@@ -101,8 +102,9 @@ public final class MeterFolder: Sendable {
   ///
   /// - Throws: ``StashError`` for an unknown meter or a failed save.
   public func disconnect(mac: String) throws(StashError) {
-    let device = folder.deviceID
-    guard let meter = try meter(mac: mac), meter.lease?.deviceID == device else { return }
+    guard folder.deviceID != nil, let meter = try meter(mac: mac),
+      meter.lease?.deviceID == (try folder.writingDevice())
+    else { return }
     _ = try change(mac) { $0.lease = nil }
   }
 
@@ -115,7 +117,8 @@ public final class MeterFolder: Sendable {
   @discardableResult
   public func sighted(mac: String, peripheralName: String? = nil) throws(StashError) -> Bool {
     guard let meter = try meter(mac: mac) else { throw unknown(mac) }
-    guard let device = folder.deviceID else { return false }
+    guard folder.deviceID != nil else { return false }
+    let device = try folder.writingDevice()
     let now = folder.clock()
     let id = MeterSighting.id(meter: meter.id, device: device)
     if let last = folder.fetch(MeterSighting.self, id: id),

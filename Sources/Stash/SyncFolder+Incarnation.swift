@@ -32,10 +32,14 @@ extension SyncFolder {
     return !recorded.isSameFolder(as: here)
   }
 
-  /// The device a write of this process tallies its stock moves under: this device's, or, in a
-  /// copied folder not rewritten yet, the identity it will take once the write is saved
-  /// (the same for every write of the process).
-  func writingDevice() throws(StashError) -> DeviceID {
+  /// The device a write of this process acts as: this device's, or, in a copied folder not
+  /// rewritten yet, the identity it will take once the write is saved (the same for every
+  /// write of the process). Whatever a record says about "this device" (a stock tally, a
+  /// lease, a per-device record's id) names this one, never ``deviceID`` alone, which a copy
+  /// shares with its original until its first save.
+  ///
+  /// - Throws: ``StashError`` when the folder has no store yet.
+  public func writingDevice() throws(StashError) -> DeviceID {
     let local = try existingStore()
     guard isCopy(local) else { return local.deviceID }
     return prospectiveIdentity.withLock { chosen in

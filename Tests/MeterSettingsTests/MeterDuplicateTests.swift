@@ -51,3 +51,47 @@ import Testing
     }
   }
 }
+
+/// A copied or restored meter folder is another device (DESIGN, "Tallies belong to an
+/// incarnation"): its leases and sightings are its own, never the original's.
+@Suite struct MeterCopyTests {
+  let mac = "aa:bb:cc:dd:ee:ff"
+
+  @Test func aCopiedFolderNeitherRenewsNorDropsTheOriginalsLease() throws {
+    try withTemporaryFolder { root in
+      let devices = try TwoMeterDevices(root)
+      try devices.phone.pair(mac: mac)
+      _ = try devices.phone.connect(mac: mac)
+      let copy = root.appendingPathComponent("phone-copy").path
+      try FileManager.default.copyItem(
+        atPath: root.appendingPathComponent("phone").path, toPath: copy)
+      let copied = try MeterFolder(
+        at: copy,
+        options: .init(deviceName: "iPhone-copy", clock: { [clock = devices.clock] in clock.now }))
+      devices.clock.advance(30)
+      try copied.disconnect(mac: mac)
+      #expect(try copied.meter(mac: mac)?.lease != nil, "the copy dropped the original's lease")
+      #expect(throws: StashError.self, "the copy renewed the original's lease") {
+        try copied.connect(mac: mac)
+      }
+    }
+  }
+
+  @Test func aCopiedFolderSightsUnderItsOwnRecord() throws {
+    try withTemporaryFolder { root in
+      let devices = try TwoMeterDevices(root)
+      try devices.phone.pair(mac: mac)
+      #expect(try devices.phone.sighted(mac: mac))
+      let copy = root.appendingPathComponent("phone-copy").path
+      try FileManager.default.copyItem(
+        atPath: root.appendingPathComponent("phone").path, toPath: copy)
+      let copied = try MeterFolder(
+        at: copy,
+        options: .init(deviceName: "iPhone-copy", clock: { [clock = devices.clock] in clock.now }))
+      #expect(try copied.sighted(mac: mac), "the copy's sighting is its own record")
+      let meter = try #require(try copied.meter(mac: mac))
+      let devicesSeen = Set(copied.sightings(of: meter).map(\.deviceID))
+      #expect(devicesSeen.count == 2 && devicesSeen.contains(copied.folder.deviceID!))
+    }
+  }
+}
