@@ -132,7 +132,7 @@ enum SyncEnableCommand: StashHandler {
   static let path = ["sync", "enable"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let cloud = arguments.string("cloud") ?? ""
+    let cloud = arguments[CommandTable.cloud]
     // Checked before anything is created: a refused folder leaves no device folder behind.
     let reading = try session.openForReading()
     try reading.checkSharedFolder(cloud)
