@@ -83,7 +83,7 @@ let package = Package(
     .testTarget(
       name: "CloudFolderTests",
       dependencies: ["CloudFolder", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport"]),
-    .testTarget(name: "StashTests", dependencies: ["Stash", "LocalStore", "MirrorStore", "Reconciler", "JSONLines", "StashModel", "StashTestSupport", "StashWorkload"]),
+    .testTarget(name: "StashTests", dependencies: ["Stash", "LocalStore", "MirrorStore", "Reconciler", "CloudFolder", "JSONLines", "StashModel", "StashTestSupport", "StashWorkload"]),
     .testTarget(
       name: "MeterSettingsTests",
       dependencies: ["MeterSettings", "Stash", "StashModel", "StashTestSupport"]),

@@ -1,4 +1,5 @@
-/// The declaration of one positional argument, such as `<ITEM>` or `[<N>]`.
+/// The declaration of one positional argument, such as `<ITEM>` or `[<N>]`, as the parser and
+/// the help see it; a command declares it as an ``Argument`` for its handler to read.
 ///
 /// Positional arguments are matched in declaration order. Required arguments come first, then
 /// optional ones; the last argument may be variadic and take every remaining value. Any
@@ -18,7 +19,7 @@ public struct ArgumentSpec: Sendable, Hashable {
 
   /// What value the argument takes; any kind except ``ValueKind/flag``.
   ///
-  /// The parser converts the value by this kind, so `integer(_:)` reads a whole-number argument.
+  /// The parser checks the value by this kind, so an ``Argument`` of `Int64` reads a number.
   public var kind: ValueKind
 
   /// Whether the command refuses to run without this argument.
@@ -28,8 +29,8 @@ public struct ArgumentSpec: Sendable, Hashable {
 
   /// Whether the argument takes every remaining positional value.
   ///
-  /// Only the last argument may be variadic; read its values with
-  /// ``ParsedArguments/strings(_:)``.
+  /// Only the last argument may be variadic; declare it as an ``Argument`` of an array to
+  /// read its values.
   public var isVariadic: Bool
 
   /// Declares a positional argument.

@@ -1,4 +1,5 @@
-/// The declaration of one named option, such as `--quantity N` or `--json`.
+/// The declaration of one named option, such as `--quantity N` or `--json`, as the parser and
+/// the help see it; a command declares it as an ``Option`` or a ``Flag`` for its handler to read.
 ///
 /// Options are always written with two dashes and their long name. The only short option is
 /// the built-in `-h`. An option's value may follow as the next argument (`--quantity 5`) or
@@ -35,8 +36,8 @@ public struct OptionSpec: Sendable, Hashable {
 
   /// Whether the option may be given more than once.
   ///
-  /// When `false`, giving it twice is a usage error naming the option. Read every value of a
-  /// repeatable option with ``ParsedArguments/strings(_:)``.
+  /// When `false`, giving it twice is a usage error naming the option. An ``Option`` of an
+  /// array reads every value of a repeatable option.
   public var isRepeatable: Bool
 
   /// Whether the command refuses to run without this option.
@@ -77,7 +78,7 @@ public struct OptionSpec: Sendable, Hashable {
 
   /// Declares a flag: an option that takes no value, such as `--json`.
   ///
-  /// Read it with ``ParsedArguments/flag(_:)``.
+  /// A command declares it as a ``Flag`` for its handler to read.
   ///
   /// - Parameters:
   ///   - name: The long name without dashes, such as `"json"`.

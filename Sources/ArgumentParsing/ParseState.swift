@@ -91,8 +91,9 @@ struct ParseState {
     return ParsedArguments(
       path: chain.path,
       values: values,
-      argumentNames: Set(command.arguments.map(\.name)),
-      optionNames: Set(options.keys))
+      arguments: Dictionary(
+        command.arguments.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }),
+      options: options)
   }
 
   /// The command and its positional arguments, for messages: `stash restock <ITEM> <N>`.

@@ -1,10 +1,10 @@
 /// The checked, converted values of one command line, ready for a command to use.
 ///
-/// Values are looked up by name: options by their long name without dashes (`"quantity"`),
-/// positional arguments by their uppercase name (`"ITEM"`). Every value has already been
-/// checked against its ``ValueKind``, so `integer(_:)` of an integer option that was given is
-/// never `nil`. Asking for a name the command does not declare is a programming mistake and
-/// fails an assertion in debug builds.
+/// A handler reads each value through the declaration its command lists: `arguments[quantity]`
+/// for an ``Option``, a ``Flag`` or an ``Argument``, typed as the declaration says. Every value
+/// has already been checked against its ``ValueKind``, so a required value is always there and
+/// a number is always a number. Reading a declaration the command does not list (or lists with
+/// other help, kind or placeholder) is a programming mistake and stops the program.
 public struct ParsedArguments: Sendable, Equatable {
   /// The subcommand names that were run, root excluded, such as `["location", "add"]`.
   ///
@@ -12,100 +12,104 @@ public struct ParsedArguments: Sendable, Equatable {
   public let path: [String]
 
   private let values: [String: [ParsedValue]]
-  private let argumentNames: Set<String>
-  private let optionNames: Set<String>
+  private let arguments: [String: ArgumentSpec]
+  private let options: [String: OptionSpec]
 
   init(
     path: [String],
     values: [String: [ParsedValue]],
-    argumentNames: Set<String>,
-    optionNames: Set<String>
+    arguments: [String: ArgumentSpec],
+    options: [String: OptionSpec]
   ) {
     self.path = path
     self.values = values
-    self.argumentNames = argumentNames
-    self.optionNames = optionNames
+    self.arguments = arguments
+    self.options = options
   }
 
-  /// Whether the option or positional argument was given.
+  /// The value of a declared option: `nil` when an optional one was not given, every value of
+  /// a repeatable one.
   ///
-  /// Use it for options whose mere presence matters, or to tell an absent value from one given
-  /// as the empty string.
-  ///
-  /// - Parameter name: An option's long name without dashes, or an argument's name.
-  /// - Returns: `true` when at least one value was given.
-  public func has(_ name: String) -> Bool {
-    all(name) != nil
+  /// - Parameter option: A declaration the command (or, for a global option, a command above
+  ///   it) lists.
+  public subscript<Value>(option: Option<Value>) -> Value {
+    precondition(
+      options[option.spec.name] == option.spec,
+      "No option '\(option.spec.flagText)' on '\(path.joined(separator: " "))'")
+    return read(option.spec.name)
   }
 
-  /// Whether a flag was given.
+  /// Whether a declared flag was given.
   ///
-  /// This is the same as ``has(_:)``, named for reading flags: `arguments.flag("json")`.
-  ///
-  /// - Parameter name: The flag's long name without dashes.
-  /// - Returns: `true` when the flag was given.
-  public func flag(_ name: String) -> Bool {
-    has(name)
+  /// - Parameter flag: A declaration the command (or a command above it) lists.
+  public subscript(flag: Flag) -> Bool {
+    isGiven(flag.spec)
   }
 
-  /// The text of an option or argument, as typed.
+  /// The value of a declared positional argument: `nil` when an optional one was not given,
+  /// every value of a variadic one.
   ///
-  /// For a repeatable option or a variadic argument this is the last value; use
-  /// ``strings(_:)`` for all of them. Numeric values can be read as text too.
-  ///
-  /// - Parameter name: An option's long name without dashes, or an argument's name.
-  /// - Returns: The text, or `nil` when it was not given.
-  public func string(_ name: String) -> String? {
-    all(name)?.last?.text
+  /// - Parameter argument: A declaration the command lists.
+  public subscript<Value>(argument: Argument<Value>) -> Value {
+    precondition(
+      arguments[argument.spec.name] == argument.spec,
+      "No argument '<\(argument.spec.name)>' on '\(path.joined(separator: " "))'")
+    return read(argument.spec.name)
   }
 
-  /// The value of a positional argument, as typed.
+  /// Whether an option the command lists was given, whatever its type.
   ///
-  /// It reads like ``string(_:)`` but only accepts argument names, which makes handlers
-  /// easier to read: `arguments.positional("ITEM")`.
+  /// Use it for a check over several options, such as "at least one of the command's
+  /// options": `command.options.contains(where: arguments.isGiven)`.
   ///
-  /// - Parameter name: The argument's name, such as `"ITEM"`.
-  /// - Returns: The text, or `nil` when an optional argument was not given.
-  public func positional(_ name: String) -> String? {
-    assert(
-      argumentNames.contains(name), "No argument '\(name)' on '\(path.joined(separator: " "))'")
+  /// - Parameter option: An option the command (or a command above it) lists.
+  /// - Returns: `true` when it was given at least once.
+  public func isGiven(_ option: OptionSpec) -> Bool {
+    precondition(
+      options[option.name] == option,
+      "No option '\(option.flagText)' on '\(path.joined(separator: " "))'")
+    return values[option.name] != nil
+  }
+
+  private func read<Value: ArgumentValue>(_ name: String) -> Value {
+    Value.reading(
+      (values[name] ?? []).map { value in
+        guard let scalar = Value.Scalar(argumentText: value.text) else {
+          preconditionFailure("'\(value.text)' for '\(name)' is no \(Value.Scalar.self)")
+        }
+        return scalar
+      })
+  }
+}
+
+// The parser's own tests read values by name, below the typed declarations.
+extension ParsedArguments {
+  /// Whether the option or argument named `name` was given.
+  func has(_ name: String) -> Bool { all(name) != nil }
+
+  /// Whether the flag named `name` was given.
+  func flag(_ name: String) -> Bool { has(name) }
+
+  /// The last text given for `name`.
+  func string(_ name: String) -> String? { all(name)?.last?.text }
+
+  /// The last text given for the argument named `name`.
+  func positional(_ name: String) -> String? {
+    assert(arguments[name] != nil, "No argument '\(name)'")
     return string(name)
   }
 
-  /// Every value of a repeatable option or variadic argument, in the order given.
-  ///
-  /// For other options and arguments this is an array of at most one value.
-  ///
-  /// - Parameter name: An option's long name without dashes, or an argument's name.
-  /// - Returns: The texts as typed; empty when none were given.
-  public func strings(_ name: String) -> [String] {
-    (all(name) ?? []).map(\.text)
-  }
+  /// Every text given for `name`, in order.
+  func strings(_ name: String) -> [String] { (all(name) ?? []).map(\.text) }
 
-  /// The value of a ``ValueKind/integer`` option or argument.
-  ///
-  /// The text was checked to be a decimal whole number that fits in `Int64`.
-  ///
-  /// - Parameter name: An option's long name without dashes, or an argument's name.
-  /// - Returns: The number, or `nil` when it was not given (or is not an integer kind).
-  public func integer(_ name: String) -> Int64? {
-    all(name)?.last?.integer
-  }
+  /// The last whole number given for `name`.
+  func integer(_ name: String) -> Int64? { all(name)?.last?.integer }
 
-  /// The value of a ``ValueKind/decimal`` option or argument.
-  ///
-  /// The text was checked to be a finite number in plain decimal notation.
-  ///
-  /// - Parameter name: An option's long name without dashes, or an argument's name.
-  /// - Returns: The number, or `nil` when it was not given (or is not a decimal kind).
-  public func decimal(_ name: String) -> Double? {
-    all(name)?.last?.decimal
-  }
+  /// The last decimal number given for `name`.
+  func decimal(_ name: String) -> Double? { all(name)?.last?.decimal }
 
   private func all(_ name: String) -> [ParsedValue]? {
-    assert(
-      argumentNames.contains(name) || optionNames.contains(name),
-      "No option or argument '\(name)' on '\(path.joined(separator: " "))'")
+    assert(arguments[name] != nil || options[name] != nil, "No option or argument '\(name)'")
     return values[name]
   }
 }

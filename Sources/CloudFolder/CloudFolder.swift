@@ -89,15 +89,8 @@ public struct CloudFolder: Sendable {
   ) throws(CloudError) {
     do {
       try mirror.update { content, transaction in body(content, &transaction) }
-    } catch let error as LogStoreError {
-      throw .mirror(error)
     } catch {
-      // `body` cannot throw, so the store's own error is all that can come out.
-      throw .mirror(
-        .write(
-          .io(
-            FileSystemError(
-              operation: "save", path: mirror.path, code: 0, reason: "\(error)"))))
+      throw .mirror(error.storeFailure)
     }
   }
 

@@ -36,27 +36,31 @@ extension LocalStore {
   /// - Returns: What was set aside, or `nil` when every row is sound.
   /// - Throws: ``LocalStoreError``; the store is then as it was.
   @discardableResult
-  public func setAsideDamagedRows(at time: Timestamp) throws -> SetAsideRows? {
-    try update("setting damaged rows aside") { _, transaction in
-      let rows = untrustedRows
-      guard !rows.isEmpty else { return nil }
-      let sidePath = "\(path).damaged-rows-\(Int64(time.secondsSince1970 * 1000))"
-      var bytes = [UInt8]()
-      for row in rows {
-        let entry: JSONObject = [
-          "line": .integer(Int64(row.line)), "row": .integer(row.row),
-          "reason": .string(row.reason), "op": .object(row.operation),
-        ]
-        JSONWriter.write(.object(entry), into: &bytes)
-        bytes.append(UInt8(ascii: "\n"))
+  public func setAsideDamagedRows(at time: Timestamp) throws(LocalStoreError) -> SetAsideRows? {
+    do {
+      return try update("setting damaged rows aside") { _, transaction throws(LocalStoreError) in
+        let rows = untrustedRows
+        guard !rows.isEmpty else { return nil }
+        let sidePath = "\(path).damaged-rows-\(Int64(time.secondsSince1970 * 1000))"
+        var bytes = [UInt8]()
+        for row in rows {
+          let entry: JSONObject = [
+            "line": .integer(Int64(row.line)), "row": .integer(row.row),
+            "reason": .string(row.reason), "op": .object(row.operation),
+          ]
+          JSONWriter.write(.object(entry), into: &bytes)
+          bytes.append(UInt8(ascii: "\n"))
+        }
+        do throws(FileSystemError) {
+          try file.fileSystemForRepairs.writeFileAtomically(sidePath, bytes)
+        } catch {
+          throw LocalStoreError.notSaved(action: "the damaged rows' side file", .io(error))
+        }
+        for row in rows { transaction.removeRow(RowID(row.row)) }
+        return SetAsideRows(rows: rows, keptAt: sidePath)
       }
-      do throws(FileSystemError) {
-        try file.fileSystemForRepairs.writeFileAtomically(sidePath, bytes)
-      } catch {
-        throw LocalStoreError.notSaved(action: "the damaged rows' side file", .io(error))
-      }
-      for row in rows { transaction.removeRow(RowID(row.row)) }
-      return SetAsideRows(rows: rows, keptAt: sidePath)
+    } catch {
+      throw error.failure
     }
   }
 }

@@ -216,25 +216,28 @@ public final class LocalStore: Sendable {
   ///   - origin: Who is saving; the reconciler's saves never schedule another pass.
   ///   - body: Reads the content and adds changes (it may read ``content``, which is the same).
   /// - Returns: What `body` returns.
-  /// - Throws: What `body` throws, ``LocalStoreError/notSaved(action:_:)`` when the write
-  ///   fails, or ``LocalStoreError/log(_:)`` when catching up fails.
+  /// - Throws: ``SaveError/refused(_:)`` with what `body` threw, or ``SaveError/store(_:)``
+  ///   with ``LocalStoreError/notSaved(action:_:)`` when the write fails or
+  ///   ``LocalStoreError/log(_:)`` when catching up fails.
   @discardableResult
-  public func update<T>(
+  public func update<T, E: Error>(
     _ action: String, origin: SaveOrigin = .user,
-    _ body: (LocalContent, inout LocalTransaction) throws -> T
-  ) throws -> T {
+    _ body: (LocalContent, inout LocalTransaction) throws(E) -> T
+  ) throws(SaveError<LocalStoreError, E>) -> T {
     let result: T
     let changes: [LocalChange]
     do {
-      (result, changes) = try file.update { content in
+      (result, changes) = try file.update { content throws(E) in
         var transaction = LocalTransaction(nextRow: content.nextRow, schemas: content.schemas)
         let result = try body(content, &transaction)
         return (result, transaction.changes)
       }
-    } catch LogStoreError.write(let error) {
-      throw LocalStoreError.notSaved(action: action, error)
-    } catch LogStoreError.read(let error) {
-      throw LocalStoreError.log(error)
+    } catch {
+      switch error {
+      case .refused(let refusal): throw .refused(refusal)
+      case .store(.write(let error)): throw .store(.notSaved(action: action, error))
+      case .store(.read(let error)): throw .store(.log(error))
+      }
     }
     if !changes.isEmpty { maintainIndex() }
     let keys = LocalTransaction.changedKeys(of: changes)

@@ -2,7 +2,7 @@ public import JSONLines
 public import StashModel
 
 /// Why the local store could not open, read or save.
-public enum LocalStoreError: Error, Sendable, CustomStringConvertible {
+public enum LocalStoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The file could not be opened or read: damaged, busy, missing, too new, unreadable.
   case log(LogError)
   /// A save failed; nothing was written and the store holds what it held before (the change

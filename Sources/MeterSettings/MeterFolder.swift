@@ -154,13 +154,9 @@ public final class MeterFolder: Sendable {
     let id = Meter.id(forMAC: try normalized(mac))
     guard folder.fetch(Meter.self, id: id) != nil else { throw unknown(mac) }
     let now = folder.clock()
-    do {
-      return try folder.update(Meter.self, id: id) { meter in
-        meter.updatedAt = now
-        try body(&meter)
-      }
-    } catch {
-      throw error
+    return try folder.update(Meter.self, id: id) { (meter) throws(StashError) in
+      meter.updatedAt = now
+      try body(&meter)
     }
   }
 

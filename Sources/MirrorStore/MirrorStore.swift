@@ -108,12 +108,15 @@ public final class MirrorStore: Sendable {
 
   /// Saves one transaction built against the freshest content.
   ///
-  /// - Parameter body: Reads the content and adds changes.
+  /// - Parameter body: Reads the content and adds changes; if it throws, nothing is written.
   /// - Returns: What `body` returns.
-  /// - Throws: What `body` throws, or ``LogStoreError``.
+  /// - Throws: ``SaveError/refused(_:)`` with what `body` threw, or ``SaveError/store(_:)``
+  ///   with the ``LogStoreError``.
   @discardableResult
-  public func update<T>(_ body: (MirrorContent, inout MirrorTransaction) throws -> T) throws -> T {
-    let saved = try file.update { content in
+  public func update<T, E: Error>(
+    _ body: (MirrorContent, inout MirrorTransaction) throws(E) -> T
+  ) throws(SaveError<LogStoreError, E>) -> T {
+    let saved = try file.update { content throws(E) in
       var transaction = MirrorTransaction(content: content)
       let result = try body(content, &transaction)
       return (result, transaction.changes)

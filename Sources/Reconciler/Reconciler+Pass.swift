@@ -47,30 +47,40 @@ public struct Reconciler: Sendable {
   ///
   /// - Parameter keys: The records to look at; `nil` for all of them.
   /// - Returns: What the pass did.
-  /// - Throws: ``LocalStoreError`` or ``LogStoreError`` when a store cannot be read or written;
-  ///   both stores are then as they were. ``WiringError`` for a pass over every record of a
+  /// - Throws: ``ReconcileError`` when a store cannot be read or written (both stores are
+  ///   then as they were), or ``ReconcileError/wiring(_:)`` for a pass over every record of a
   ///   store opened for a few records only (it would take the records it does not hold for
   ///   absent).
   @discardableResult
-  public func reconcile(keys: Set<RecordKey>? = nil) throws -> PassReport {
-    let proof = try local.lock.acquire()
+  public func reconcile(keys: Set<RecordKey>? = nil) throws(ReconcileError) -> PassReport {
+    let proof: FolderLock.Held
+    do { proof = try local.lock.acquire() } catch { throw .lock(error) }
     defer { local.lock.release(proof) }
-    try local.refresh()
-    try mirror.refresh()
+    do { try local.refresh() } catch { throw .local(error) }
+    do { try mirror.refresh() } catch { throw .mirror(error) }
     guard keys != nil || local.content.isComplete else {
-      throw WiringError(
-        "A pass over every record needs the local store '\(local.path)' read whole; it was "
-          + "opened for a few records")
+      throw .wiring(
+        WiringError(
+          "A pass over every record needs the local store '\(local.path)' read whole; it was "
+            + "opened for a few records"))
     }
     var plan = Plan(
       local: local.content, mirror: mirror.content, keys: keys, now: clock(),
       device: local.deviceID, rules: rules)
     // Opening does not hash every row; a row whose content leaves the store is checked here.
-    try local.verifyHashes(of: plan.decisions.flatMap { $0.situation.localRows })
+    do {
+      try local.verifyHashes(of: plan.decisions.flatMap { $0.situation.localRows })
+    } catch {
+      throw .local(error)
+    }
     // Nor every mirror version: one that may be applied, merged (its ancestors are bases) or
     // copied into a conflict is.
-    try mirror.verify(
-      plan.decisions.flatMap { Plan.versionsRead(by: $0.decision, in: $0.situation) })
+    do {
+      try mirror.verify(
+        plan.decisions.flatMap { Plan.versionsRead(by: $0.decision, in: $0.situation) })
+    } catch {
+      throw .untrusted(error)
+    }
     try write(&plan)
     return plan.report
   }
@@ -78,18 +88,31 @@ public struct Reconciler: Sendable {
   /// Writes a plan: the mirror first, then the local store; the mirror is rolled back if the
   /// local write fails (and the mirror does not compact until the pass is written, so the
   /// undo never meets a rewritten file). A failed rollback is thrown, never hidden.
-  func write(_ plan: inout Plan) throws {
-    try mirror.file.withRollback {
-      if !plan.mirrorWrites.isEmpty {
-        try mirror.update { _, transaction in
-          transaction.write(
-            plan.mirrorWrites.map { ($0.snapshot, $0.parents) }, author: plan.device,
-            at: plan.now)
+  func write(_ plan: inout Plan) throws(ReconcileError) {
+    do {
+      try mirror.file.withRollback { () throws(ReconcileError) in
+        if !plan.mirrorWrites.isEmpty {
+          do throws(SaveError<LogStoreError, Never>) {
+            try mirror.update { _, transaction in
+              transaction.write(
+                plan.mirrorWrites.map { ($0.snapshot, $0.parents) }, author: plan.device,
+                at: plan.now)
+            }
+          } catch {
+            throw .mirror(error.storeFailure)
+          }
+        }
+        do throws(SaveError<LocalStoreError, ModelError>) {
+          try local.update("the reconcile pass", origin: .reconciler) {
+            _, transaction throws(ModelError) in
+            try plan.applyLocal(to: &transaction)
+          }
+        } catch {
+          throw ReconcileError(error)
         }
       }
-      try local.update("the reconcile pass", origin: .reconciler) { _, transaction in
-        try plan.applyLocal(to: &transaction)
-      }
+    } catch {
+      throw ReconcileError(error)
     }
   }
 }
@@ -245,7 +268,7 @@ struct Plan {
   }
 
   /// Turns the decisions' local effects into changes of one local transaction, and counts them.
-  mutating func applyLocal(to transaction: inout LocalTransaction) throws {
+  mutating func applyLocal(to transaction: inout LocalTransaction) throws(ModelError) {
     if rebind { transaction.bindCheckpoints(to: mirrorID) }
     var openByKey = openConflicts
     for key in staleDiagnostics { transaction.removeDiagnostic(key, store: .local) }

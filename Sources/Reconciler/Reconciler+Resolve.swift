@@ -24,24 +24,28 @@ extension Reconciler {
   ///   - id: The conflict.
   ///   - choice: What to keep.
   /// - Returns: The resolved conflict.
-  /// - Throws: ``ResolutionError`` when the choice does not fit the conflict; store errors
-  ///   when a write fails (both stores are then as they were).
+  /// - Throws: ``ReconcileError/resolution(_:)`` when the choice does not fit the conflict;
+  ///   the store's ``ReconcileError`` when a write fails (both stores are then as they were).
   @discardableResult
-  public func resolve(_ id: ConflictID, choice: ResolutionChoice) throws -> SyncConflict {
-    let proof = try local.lock.acquire()
+  public func resolve(
+    _ id: ConflictID, choice: ResolutionChoice
+  ) throws(ReconcileError) -> SyncConflict {
+    let proof: FolderLock.Held
+    do { proof = try local.lock.acquire() } catch { throw .lock(error) }
     defer { local.lock.release(proof) }
-    try local.refresh()
-    try mirror.refresh()
+    do { try local.refresh() } catch { throw .local(error) }
+    do { try mirror.refresh() } catch { throw .mirror(error) }
     let content = local.content
-    guard var conflict = content.conflicts[id] else { throw ResolutionError.unknown(id) }
-    guard conflict.state == .open else { throw ResolutionError.notOpen(conflict) }
+    guard var conflict = content.conflicts[id] else { throw .resolution(.unknown(id)) }
+    guard conflict.state == .open else { throw .resolution(.notOpen(conflict)) }
     let key = conflict.key
     let rows = content.rows(for: key)
-    guard rows.count <= 1 else { throw ResolutionError.duplicateRows(key, rows.count) }
-    try local.verifyHashes(of: rows)
+    guard rows.count <= 1 else { throw .resolution(.duplicateRows(key, rows.count)) }
+    do { try local.verifyHashes(of: rows) } catch { throw .local(error) }
     let mirrored = mirror.content
     let graph = Array((mirrored.versions[key] ?? [:]).values)
-    try mirror.verify(graph)  // the fold reads every version (the merge's bases)
+    // The fold reads every version (the merge's bases).
+    do { try mirror.verify(graph) } catch { throw .untrusted(error) }
     let seen = Set(conflict.sides.compactMap(\.snapshot?.hash))
     let current = rows.first?.hash ?? content.tombstones[key]?.hash
     let localSide = conflict.sides.first { $0.origin == .local }
@@ -49,9 +53,14 @@ extension Reconciler {
     let unchanged =
       localSide.map { $0.snapshot?.hash == current }
       ?? (current == nil || current == checkpoint?.hash || seen.contains(current!))
-    guard unchanged else { throw ResolutionError.changedSince(conflict) }
+    guard unchanged else { throw .resolution(.changedSince(conflict)) }
     let side = mirrored.side(for: key)
-    let chosen = try chosenSnapshot(choice, in: conflict, mirrorWinner: side.leaves.first)
+    let chosen: Snapshot?
+    do {
+      chosen = try chosenSnapshot(choice, in: conflict, mirrorWinner: side.leaves.first)
+    } catch {
+      throw .resolution(error)
+    }
     let situation = KeySituation(
       key: key, localRows: rows, localTombstone: content.tombstones[key], mirror: side,
       checkpoint: checkpoint, versions: mirrored.versions[key] ?? [:])
@@ -59,7 +68,7 @@ extension Reconciler {
     let (leaves, _, effects) = decision.preparedLeaves()
     let leafHashes = Set(leaves.map { decision.graph.versions[$0]!.snapshot.hash })
     // Every leaf must be a side the person saw: one that arrived since is decided by nobody.
-    guard leafHashes.isSubset(of: seen) else { throw ResolutionError.changedSince(conflict) }
+    guard leafHashes.isSubset(of: seen) else { throw .resolution(.changedSince(conflict)) }
     let now = clock()
     let resolved = resolution(
       of: leaves, in: decision.graph, choosing: chosen, at: now, localRow: rows.first?.record,
@@ -72,38 +81,50 @@ extension Reconciler {
     let version = VersionID.derive(snapshot: resolved.hash, parents: leaves)
 
     // The mirror is rolled back if the local write fails, and does not compact meanwhile.
-    try mirror.file.withRollback {
-      try mirror.update { _, transaction in
-        transaction.write(writes, author: local.deviceID, at: now)
-      }
-      conflict.state = .resolved
-      conflict.resolution = ConflictResolution(
-        choice: choice.description, at: now, by: local.deviceID, result: resolved.hash)
-      try local.update("the resolution of conflict '\(id.short)'", origin: .reconciler) {
-        content, transaction in
-        if content.checkpointMirror != mirror.storeID {
-          transaction.bindCheckpoints(to: mirror.storeID)
-        }
-        switch resolved {
-        case .record(let record):
-          if let row = rows.first {
-            try transaction.replace(row.row, with: record)
-          } else {
-            try transaction.insert(record)
+    do {
+      try mirror.file.withRollback { () throws(ReconcileError) in
+        do throws(SaveError<LogStoreError, Never>) {
+          try mirror.update { _, transaction in
+            transaction.write(writes, author: local.deviceID, at: now)
           }
-          if content.tombstones[key] != nil { transaction.removeTombstone(key) }
-        case .tombstone(let tombstone):
-          if let row = rows.first { transaction.removeRow(row.row) }
-          transaction.putTombstone(tombstone)
+        } catch {
+          throw .mirror(error.storeFailure)
         }
-        transaction.setCheckpoint(key, to: Checkpoint(resolved, version: version))
-        for var other in content.openConflicts(for: key) where other.id != id {
-          other.state = .resolved
-          other.resolution = conflict.resolution
-          transaction.put(other)
+        conflict.state = .resolved
+        conflict.resolution = ConflictResolution(
+          choice: choice.description, at: now, by: local.deviceID, result: resolved.hash)
+        do throws(SaveError<LocalStoreError, ModelError>) {
+          try local.update("the resolution of conflict '\(id.short)'", origin: .reconciler) {
+            content, transaction throws(ModelError) in
+            if content.checkpointMirror != mirror.storeID {
+              transaction.bindCheckpoints(to: mirror.storeID)
+            }
+            switch resolved {
+            case .record(let record):
+              if let row = rows.first {
+                try transaction.replace(row.row, with: record)
+              } else {
+                try transaction.insert(record)
+              }
+              if content.tombstones[key] != nil { transaction.removeTombstone(key) }
+            case .tombstone(let tombstone):
+              if let row = rows.first { transaction.removeRow(row.row) }
+              transaction.putTombstone(tombstone)
+            }
+            transaction.setCheckpoint(key, to: Checkpoint(resolved, version: version))
+            for var other in content.openConflicts(for: key) where other.id != id {
+              other.state = .resolved
+              other.resolution = conflict.resolution
+              transaction.put(other)
+            }
+            transaction.put(conflict)
+          }
+        } catch {
+          throw ReconcileError(error)
         }
-        transaction.put(conflict)
       }
+    } catch {
+      throw ReconcileError(error)
     }
     return conflict
   }

@@ -38,26 +38,12 @@ public final class SyncCoordinator: Sendable {
     /// The host is in the background: pending work waits for the foreground.
     case inBackground
     /// The pass threw this error; the work stays pending for the next flush.
-    case failed(any Error)
-
-    /// Outcomes are equal when they are the same case with equal values; two failures are
-    /// equal when their errors are of one type and read the same (errors are not `Equatable`).
-    public static func == (lhs: FlushOutcome, rhs: FlushOutcome) -> Bool {
-      switch (lhs, rhs) {
-      case (.ran(let a), .ran(let b)): a == b
-      case (.nothingPending, .nothingPending), (.gateClosed, .gateClosed),
-        (.inBackground, .inBackground):
-        true
-      case (.failed(let a), .failed(let b)):
-        type(of: a) == type(of: b) && String(reflecting: a) == String(reflecting: b)
-      default: false
-      }
-    }
+    case failed(ReconcileError)
   }
 
   /// The mirror whose imports open the gate.
   public let mirrorStoreID: StoreID
-  private let runPass: @Sendable (PassRequest) throws -> Void
+  private let runPass: @Sendable (PassRequest) throws(ReconcileError) -> Void
   private let state = Mutex(State())
   /// Serializes passes: one runs at a time.
   private let passes = NSLock()
@@ -79,7 +65,7 @@ public final class SyncCoordinator: Sendable {
   ///   - runPass: Runs one pass (normally ``Reconciler/reconcile(keys:)``).
   public init(
     mirrorStoreID: StoreID, bootstrapFlag: Bool = false,
-    runPass: @escaping @Sendable (PassRequest) throws -> Void
+    runPass: @escaping @Sendable (PassRequest) throws(ReconcileError) -> Void
   ) {
     self.mirrorStoreID = mirrorStoreID
     self.runPass = runPass

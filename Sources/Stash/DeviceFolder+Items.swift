@@ -28,8 +28,8 @@ extension DeviceFolder {
   @discardableResult
   public func addItem(_ item: Item) throws(StashError) -> Item {
     do { try item.validate() } catch { throw StashError(error) }
-    _ = try save("the new item '\(item.name)'") { _, transaction in
-      try transaction.insert(item.record)
+    _ = try save("the new item '\(item.name)'") { _, transaction throws(StashError) in
+      try StashError.model(transaction.insert(item.record))
     }
     return item
   }
@@ -129,13 +129,13 @@ extension DeviceFolder {
     _ change: (inout Item) throws(StashError) -> Void
   ) throws(StashError) -> Item {
     let now = clock()
-    return try save(action) { content, transaction in
+    return try save(action) { content, transaction throws(StashError) in
       let row = try self.find(text, model: "item", in: content)
-      var item = try Item(record: row.record)
+      var item = try StashError.model(Item(record: row.record))
       try change(&item)
       item.updatedAt = now
-      try item.validate()
-      try transaction.replace(row.row, with: item.record)
+      try StashError.model(item.validate())
+      try StashError.model(transaction.replace(row.row, with: item.record))
       return item
     }
   }
@@ -146,9 +146,9 @@ extension DeviceFolder {
   @discardableResult
   public func duplicateItem(_ text: String, name: String? = nil) throws(StashError) -> Item {
     let now = clock()
-    return try save("the copy of '\(text)'") { content, transaction in
+    return try save("the copy of '\(text)'") { content, transaction throws(StashError) in
       let row = try self.find(text, model: "item", in: content)
-      var copy = try Item(record: row.record)
+      var copy = try StashError.model(Item(record: row.record))
       copy.id = self.newIdentifier()
       // Creating a record is a recount (DESIGN, "Counters"): the copy starts at the count
       // shown, with no moves of its own yet (the original's tallies are not the copy's).
@@ -156,8 +156,8 @@ extension DeviceFolder {
       if let name { copy.name = name }
       copy.createdAt = now
       copy.updatedAt = now
-      try copy.validate()
-      try transaction.insert(copy.record)
+      try StashError.model(copy.validate())
+      try StashError.model(transaction.insert(copy.record))
       return copy
     }
   }
@@ -167,18 +167,18 @@ extension DeviceFolder {
   /// - Returns: The deleted item.
   @discardableResult
   public func deleteItem(_ text: String) throws(StashError) -> Item {
-    try delete(text, model: "item") { try Item(record: $0) }
+    try delete(text, model: "item") { (record) throws(ModelError) in try Item(record: record) }
   }
 
   /// Deletes a record of any inventory model explicitly.
   func delete<T>(
-    _ text: String, model: String, as view: (Record) throws -> T
+    _ text: String, model: String, as view: (Record) throws(ModelError) -> T
   ) throws(StashError) -> T {
     let now = clock()
-    return try save("the delete of '\(text)'") { content, transaction in
+    return try save("the delete of '\(text)'") { content, transaction throws(StashError) in
       let row = try self.find(text, model: model, in: content)
       transaction.delete(row, at: now)
-      return try view(row.record)
+      return try StashError.model(view(row.record))
     }
   }
 }

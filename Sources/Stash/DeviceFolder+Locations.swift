@@ -29,9 +29,10 @@ extension DeviceFolder {
   @discardableResult
   public func addLocation(_ location: Location) throws(StashError) -> Location {
     do { try location.validate() } catch { throw StashError(error) }
-    return try save("the new location '\(location.name)'") { content, transaction in
+    return try save("the new location '\(location.name)'") {
+      content, transaction throws(StashError) in
       try Self.refuseNameInUse(location, in: content)
-      try transaction.insert(location.record)
+      try StashError.model(transaction.insert(location.record))
       return location
     }
   }
@@ -46,14 +47,14 @@ extension DeviceFolder {
     _ text: String, _ change: (inout Location) throws(StashError) -> Void
   ) throws(StashError) -> Location {
     let now = clock()
-    return try save("the edit of location '\(text)'") { content, transaction in
+    return try save("the edit of location '\(text)'") { content, transaction throws(StashError) in
       let row = try self.find(text, model: "location", in: content)
-      var location = try Location(record: row.record)
+      var location = try StashError.model(Location(record: row.record))
       try change(&location)
       location.updatedAt = now
-      try location.validate()
+      try StashError.model(location.validate())
       try Self.refuseNameInUse(location, in: content)
-      try transaction.replace(row.row, with: location.record)
+      try StashError.model(transaction.replace(row.row, with: location.record))
       return location
     }
   }
@@ -64,7 +65,9 @@ extension DeviceFolder {
   /// - Returns: The deleted location.
   @discardableResult
   public func deleteLocation(_ text: String) throws(StashError) -> Location {
-    try delete(text, model: "location") { try Location(record: $0) }
+    try delete(text, model: "location") { (record) throws(ModelError) in
+      try Location(record: record)
+    }
   }
 
   private static func refuseNameInUse(_ location: Location, in content: LocalContent)

@@ -29,8 +29,8 @@ extension DeviceFolder {
   @discardableResult
   public func addReminder(_ reminder: Reminder) throws(StashError) -> Reminder {
     do { try reminder.validate() } catch { throw StashError(error) }
-    _ = try save("the new reminder '\(reminder.message)'") { _, transaction in
-      try transaction.insert(reminder.record)
+    _ = try save("the new reminder '\(reminder.message)'") { _, transaction throws(StashError) in
+      try StashError.model(transaction.insert(reminder.record))
     }
     return reminder
   }
@@ -40,6 +40,8 @@ extension DeviceFolder {
   /// - Returns: The deleted reminder.
   @discardableResult
   public func deleteReminder(_ text: String) throws(StashError) -> Reminder {
-    try delete(text, model: "reminder") { try Reminder(record: $0) }
+    try delete(text, model: "reminder") { (record) throws(ModelError) in
+      try Reminder(record: record)
+    }
   }
 }

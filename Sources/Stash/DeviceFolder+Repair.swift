@@ -57,7 +57,7 @@ extension DeviceFolder {
               + "still need")
         }
       } catch {
-        let failure = StashError(wrapping: error)
+        let failure = StashError(error)
         if failure.category == .busy { throw failure }
       }
     }

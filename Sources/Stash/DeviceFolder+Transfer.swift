@@ -139,9 +139,9 @@ extension DeviceFolder {
       guard let photo = entry.item.photo, let bytes = file.photos[photo.digest],
         blobs.check(photo) != .present
       else { continue }
-      do { try blobs.store(bytes) } catch { throw StashError(wrapping: error) }
+      do { try blobs.store(bytes) } catch { throw StashError(error) }
     }
-    return try save("the import of '\(file.path)'") { content, transaction in
+    return try save("the import of '\(file.path)'") { content, transaction throws(StashError) in
       var report = ImportReport()
       var places = [String: RecordID]()
       for record in content.records(of: "location") {
@@ -163,8 +163,8 @@ extension DeviceFolder {
             item.locationID = id
           } else {
             let location = Location(name: name, createdAt: now)
-            try location.validate()
-            try transaction.insert(location.record)
+            try StashError.model(location.validate())
+            try StashError.model(transaction.insert(location.record))
             places[name.lowercased()] = location.id
             report.locationsCreated.append(location)
             item.locationID = location.id
@@ -174,7 +174,7 @@ extension DeviceFolder {
           item.photo = nil
           report.photosLeftOff += 1
         }
-        try transaction.insert(item.record)
+        try StashError.model(transaction.insert(item.record))
         report.added.append(item)
       }
       return report

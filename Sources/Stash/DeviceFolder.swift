@@ -88,9 +88,9 @@ public final class DeviceFolder: Sendable {
 }
 
 extension DeviceFolder {
-  /// Runs one save of the local store, turning every failure into a ``StashError``.
+  /// Runs one save of the local store (see ``SyncFolder/save(_:_:)``).
   func save<T>(
-    _ action: String, _ body: (LocalContent, inout LocalTransaction) throws -> T
+    _ action: String, _ body: (LocalContent, inout LocalTransaction) throws(StashError) -> T
   ) throws(StashError) -> T {
     _ = try writableStore()
     return try folder.save(action, body)

@@ -66,7 +66,7 @@ extension SyncFolder {
       repair.alreadyDone = true
       return repair
     }
-    return try save("the duplicate repair") { content, transaction in
+    return try save("the duplicate repair") { content, transaction throws(StashError) in
       var result = DuplicateRepair(version: version)
       guard !content.settings.stepsDone.contains(step) else {
         result.alreadyDone = true
@@ -99,12 +99,13 @@ extension SyncFolder {
         for other in ranked.dropFirst() {
           for (index, value) in merged.values.enumerated() {
             guard case .none = value, !merged.schema.fields[index].isDeviceLocal else { continue }
-            try merged.set(merged.schema.fields[index].name, to: other.record.values[index])
+            try StashError.model(
+              merged.set(merged.schema.fields[index].name, to: other.record.values[index]))
           }
         }
         if merged != ranked[0].record {
           try self.check(merged)
-          try transaction.replace(ranked[0].row, with: merged)
+          try StashError.model(transaction.replace(ranked[0].row, with: merged))
         }
         result.winners.append(merged.key)
         for other in ranked.dropFirst() {

@@ -50,12 +50,8 @@ extension SyncFolder {
     // asked, and its moves are already its own (re-keying them would count the original's
     // unexported moves twice).
     let incarnated = try ensureOwnIncarnation(of: local)
-    do {
-      try local.refresh()
-      try mirror.refresh()
-    } catch {
-      throw StashError(wrapping: error)
-    }
+    do { try local.refresh() } catch { throw StashError(error) }
+    do { try mirror.refresh() } catch { throw StashError(error) }
     if incarnated {
       return NewIdentityReport(
         previous: before, current: local.deviceID, versionsToExport: mirror.content.pending.count)
@@ -112,16 +108,20 @@ extension SyncFolder {
     header.deviceID = device
     header.version = Content.version
     let temporary = store.path + ".new-identity"
-    do {
-      try fileSystem.removeFile(temporary)
+    do throws(LogError) {
+      do { try fileSystem.removeFile(temporary) } catch { throw .io(error) }
       let log = try Log.create(at: temporary, header: header, fileSystem: fileSystem)
       if !changes.isEmpty { try log.append(changes.map(Content.operation(for:))) }
-      try fileSystem.rename(temporary, to: store.path)
-      try fileSystem.synchronizeDirectory(home)
-      try store.refresh()
+      do {
+        try fileSystem.rename(temporary, to: store.path)
+        try fileSystem.synchronizeDirectory(home)
+      } catch {
+        throw .io(error)
+      }
+      do { try store.refresh() } catch { throw error.logError }
     } catch {
       try? fileSystem.removeFile(temporary)
-      throw failure(store.path, StashError(wrapping: error).message)
+      throw failure(store.path, StashError(error).message)
     }
   }
 }

@@ -77,7 +77,7 @@ extension SyncFolder {
     let proof: FolderLock.Held
     do { proof = try lock.acquire() } catch { throw StashError(error) }
     defer { lock.release(proof) }
-    do { try local.refresh() } catch { throw StashError(wrapping: error) }
+    do { try local.refresh() } catch { throw StashError(error) }
     guard let recorded = local.content.settings.folderIdentity else {
       guard recording else { return false }
       do {
@@ -87,7 +87,7 @@ extension SyncFolder {
           transaction.setSettings(settings)
         }
       } catch {
-        throw StashError(wrapping: error)
+        throw StashError(error.storeFailure)
       }
       return false
     }

@@ -45,7 +45,7 @@ extension SyncFolder {
     do { proof = try lock.acquire() } catch { throw StashError(error) }
     defer { lock.release(proof) }
     let (mirror, cloud) = try syncParts()
-    do { try mirror.refresh() } catch { throw StashError(wrapping: error) }
+    do { try mirror.refresh() } catch { throw StashError(error) }
     guard let current = mirror.content.zone else {
       throw StashError(
         .refused, "This device has not synced yet, so it belongs to no zone; sync first",

@@ -42,11 +42,11 @@ extension SyncFolder {
   /// - Throws: ``StashError`` as that does.
   public func save(_ record: Record) throws(StashError) {
     try check(record)
-    _ = try save("the \(record.model) '\(record.id)'") { content, transaction in
+    _ = try save("the \(record.model) '\(record.id)'") { content, transaction throws(StashError) in
       let rows = content.rows(for: record.key)
       switch rows.count {
-      case 0: try transaction.insert(record)
-      case 1: try transaction.replace(rows[0].row, with: record)
+      case 0: try StashError.model(transaction.insert(record))
+      case 1: try StashError.model(transaction.replace(rows[0].row, with: record))
       default: throw Self.duplicateRows(rows.count, of: record.key)
       }
     }
@@ -61,24 +61,24 @@ extension SyncFolder {
   ///   - id: The record's id.
   ///   - change: Changes the value; it may throw to refuse (nothing is then written).
   /// - Returns: The value saved.
-  /// - Throws: ``StashError`` when there is no such record, `change` throws (a ``StashError``
-  ///   as it is, anything else refused), the value fails its checks, or the save fails.
+  /// - Throws: ``StashError`` when there is no such record, `change` throws (as it is), the
+  ///   value fails its checks, or the save fails.
   @discardableResult
   public func update<T: RecordConvertible>(
-    _ type: T.Type, id: RecordID, _ change: (inout T) throws -> Void
+    _ type: T.Type, id: RecordID, _ change: (inout T) throws(StashError) -> Void
   ) throws(StashError) -> T {
     let key = RecordKey(model: T.schema.model, id: id)
-    return try save("the \(key.model) '\(id)'") { content, transaction in
+    return try save("the \(key.model) '\(id)'") { content, transaction throws(StashError) in
       let rows = content.rows(for: key)
       guard rows.count == 1 else {
         if rows.isEmpty { throw Self.notFound(key) }
         throw Self.duplicateRows(rows.count, of: key)
       }
-      var value = try T(record: rows[0].record)
+      var value = try StashError.model(T(record: rows[0].record))
       try change(&value)
       let record = value.record
       try self.check(record)
-      try transaction.replace(rows[0].row, with: record)
+      try StashError.model(transaction.replace(rows[0].row, with: record))
       return value
     }
   }
@@ -91,7 +91,8 @@ extension SyncFolder {
   @discardableResult
   public func delete(_ key: RecordKey) throws(StashError) -> Record {
     let now = clock()
-    return try save("the delete of \(key.model) '\(key.id)'") { content, transaction in
+    return try save("the delete of \(key.model) '\(key.id)'") {
+      content, transaction throws(StashError) in
       let rows = content.rows(for: key)
       guard rows.count == 1 else {
         if rows.isEmpty { throw Self.notFound(key) }
@@ -148,13 +149,13 @@ extension SyncFolder {
   public func saveOnce(_ records: [Record], step: String) throws(StashError) -> Bool {
     if settings.stepsDone.contains(step) { return false }
     for record in records { try check(record) }
-    return try save("the step '\(step)'") { content, transaction in
+    return try save("the step '\(step)'") { content, transaction throws(StashError) in
       guard !content.settings.stepsDone.contains(step) else { return false }
       for record in records {
         let rows = content.rows(for: record.key)
         switch rows.count {
-        case 0: try transaction.insert(record)
-        case 1: try transaction.replace(rows[0].row, with: record)
+        case 0: try StashError.model(transaction.insert(record))
+        case 1: try StashError.model(transaction.replace(rows[0].row, with: record))
         default: throw Self.duplicateRows(rows.count, of: record.key)
         }
       }

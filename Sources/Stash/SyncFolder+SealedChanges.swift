@@ -112,7 +112,7 @@ extension SyncFolder {
     do { proof = try lock.acquire() } catch { throw StashError(error) }
     defer { lock.release(proof) }
     guard let opened = options.sealedChanges, let local else { return nil }
-    do { try local.refresh() } catch { throw StashError(wrapping: error) }
+    do { try local.refresh() } catch { throw StashError(error) }
     let content = local.content
     guard
       let (changes, seal) = Self.sealedChanges(
@@ -125,7 +125,8 @@ extension SyncFolder {
     guard content.checkpointMirror == mirror.storeID else { return nil }  // a pass would rebind
     let reconciler = try makeReconciler(mirror)
     let passes = PassReports(keys: keys)
-    let coordinator = SyncCoordinator(mirrorStoreID: mirror.storeID) { request in
+    let coordinator = SyncCoordinator(mirrorStoreID: mirror.storeID) {
+      request throws(ReconcileError) in
       try passes.run(request, with: reconciler)
     }
     let report = try run(

@@ -1,3 +1,4 @@
+import JSONLines
 import LocalStore
 import MirrorStore
 public import StashModel
@@ -30,7 +31,7 @@ extension SyncFolder {
   func updateSettings(
     _ what: String, _ change: @escaping (inout DeviceSettings) -> Void
   ) throws(StashError) {
-    _ = try save(what) { content, transaction in
+    _ = try save(what) { content, transaction throws(StashError) in
       var settings = content.settings
       change(&settings)
       if settings != content.settings { transaction.setSettings(settings) }
@@ -39,16 +40,18 @@ extension SyncFolder {
 }
 
 extension SyncFolder {
-  /// Runs one save of the local store, turning every failure into a ``StashError``.
+  /// Runs one save of the local store: a refusal of `body` as it is, a failure of the store
+  /// as a ``StashError`` carrying the store's error.
   func save<T>(
-    _ action: String, _ body: (LocalContent, inout LocalTransaction) throws -> T
+    _ action: String, _ body: (LocalContent, inout LocalTransaction) throws(StashError) -> T
   ) throws(StashError) -> T {
     let store = try writableStore()
     let here = store.content.settings.folderIdentity == nil ? currentFolderIdentity() : nil
     var wrote = false
     let result: T
-    do {
-      result = try store.update(action, origin: .user) { content, transaction in
+    do throws(SaveError<LocalStoreError, StashError>) {
+      result = try store.update(action, origin: .user) {
+        content, transaction throws(StashError) in
         let result = try body(content, &transaction)
         wrote = !transaction.isEmpty
         // A folder that never said where it is (one of an older format) says so in its first
@@ -64,7 +67,10 @@ extension SyncFolder {
         return result
       }
     } catch {
-      throw StashError(wrapping: error)
+      switch error {
+      case .store(let failure): throw StashError(failure)
+      case .refused(let refusal): throw refusal
+      }
     }
     // A copied folder takes its own identity once its first write is saved (that write's moves
     // were tallied under it already): a refused command writes nothing. The write is saved
@@ -93,11 +99,7 @@ extension SyncFolder {
   ///
   /// - Throws: ``StashError`` when a store cannot be read (busy, damaged).
   public func refresh() throws(StashError) {
-    do {
-      try local?.refresh()
-      try mirror.store?.refresh()
-    } catch {
-      throw StashError(wrapping: error)
-    }
+    do { try local?.refresh() } catch { throw StashError(error) }
+    do { try mirror.store?.refresh() } catch { throw StashError(error) }
   }
 }

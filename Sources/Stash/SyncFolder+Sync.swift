@@ -119,7 +119,8 @@ extension SyncFolder {
     let (mirror, cloud) = try syncParts(writing: true)
     let reconciler = try makeReconciler(mirror)
     let passes = PassReports()
-    let coordinator = SyncCoordinator(mirrorStoreID: mirror.storeID) { request in
+    let coordinator = SyncCoordinator(mirrorStoreID: mirror.storeID) {
+      request throws(ReconcileError) in
       try passes.run(request, with: reconciler)
     }
     let report = try run(
@@ -176,7 +177,7 @@ extension SyncFolder {
     }
     report.gateOpened = coordinator.isGateOpen
     if case .failed(let error) = coordinator.flush() {
-      let cause = StashError(wrapping: error)
+      let cause = StashError(error)
       report.passError = StashError(
         cause.category,
         "The reconcile pass failed (\(cause.message)): what the import brought is in the "
@@ -247,32 +248,14 @@ extension SyncFolder {
           + "turn sync on with a shared folder and run again", hint: .enableSync)
     }
     try ensureOwnIncarnation(of: local)
+    let reconciler: Reconciler
     do {
-      return try Reconciler(local: local, mirror: mirror, clock: clock).resolve(
-        conflict.id, choice: choice)
-    } catch let error as ResolutionError {
-      throw StashError(error)
-    } catch let error as WiringError {
-      throw .refused(error.message)
+      reconciler = try Reconciler(local: local, mirror: mirror, clock: clock)
     } catch {
-      throw StashError(wrapping: error)
+      throw .refused(error.message)
     }
-  }
-}
-
-extension StashError {
-  /// The failure for a shared folder that could not be used: damaged (exit 4) for a zone file
-  /// or mirror that cannot be read, busy (exit 3) for a held mirror, refused (exit 1) else.
-  init(_ error: CloudError) {
-    switch error {
-    case .damagedZone, .untrustedVersion: self.init(.damaged, error.description)
-    case .mirror(let store):
-      let log = StashError(store.logError)
-      self.init(log.category, "The mirror could not be saved: \(log.message)")
-    case .unreachable, .zoneIncomplete: self.init(.refused, error.description, hint: .syncAgain)
-    case .noZone: self.init(.refused, error.description, hint: .enableSync)
-    case .newerZone, .otherZone, .io:
-      self.init(.refused, error.description)
+    do { return try reconciler.resolve(conflict.id, choice: choice) } catch {
+      throw StashError(error)
     }
   }
 }
@@ -291,7 +274,9 @@ final class PassReports: Sendable {
   func clear() { reports.withLock { $0 = [] } }
 
   /// Runs the pass `request` asks for and keeps its report.
-  func run(_ request: SyncCoordinator.PassRequest, with reconciler: Reconciler) throws {
+  func run(
+    _ request: SyncCoordinator.PassRequest, with reconciler: Reconciler
+  ) throws(ReconcileError) {
     switch request {
     case .full: add(try reconciler.reconcile(keys: keys))
     case .keys(let requested): add(try reconciler.reconcile(keys: requested))
@@ -328,7 +313,7 @@ extension SyncFolder {
       }
       return nil
     } catch {
-      return StashError(wrapping: error)
+      return StashError(error.storeFailure)
     }
   }
 }

@@ -191,7 +191,7 @@ public final class SyncFolder: Sendable {
     do {
       exists = try options.fileSystem.identity(atPath: storePath) != nil
     } catch {
-      throw StashError(.io(error))
+      throw StashError(LogError.io(error))
     }
     guard exists || options.createIfMissing else {
       return SyncFolder(
@@ -202,7 +202,9 @@ public final class SyncFolder: Sendable {
     // first write is then a copy too.
     var identity: FolderIdentity?
     if !exists {
-      do { try options.fileSystem.makeDirectory(home) } catch { throw StashError(.io(error)) }
+      do { try options.fileSystem.makeDirectory(home) } catch {
+        throw StashError(LogError.io(error))
+      }
       identity = folderIdentity(of: home, fileSystem: options.fileSystem)
     }
     let local: LocalStore

@@ -47,7 +47,8 @@ public final class SyncSession: Sendable {
     }
     let reconciler = try folder.makeReconciler(mirror)
     let passes = PassReports()
-    let coordinator = SyncCoordinator(mirrorStoreID: mirror.storeID) { request in
+    let coordinator = SyncCoordinator(mirrorStoreID: mirror.storeID) {
+      request throws(ReconcileError) in
       try passes.run(request, with: reconciler)
     }
     local.observeSaves { [weak coordinator] notice in

@@ -36,7 +36,7 @@ enum StashMeters {
       return 2
     }
     let home =
-      parsed.string("home") ?? ProcessInfo.processInfo.environment["STASH_METERS_HOME"]
+      parsed[MetersCommandTable.home] ?? ProcessInfo.processInfo.environment["STASH_METERS_HOME"]
       ?? "meters"
     do {
       let meters = try MeterFolder(at: home, options: .init(clock: { Timestamp.now() }))
@@ -64,10 +64,11 @@ enum StashMeters {
   }
 
   static func run(_ arguments: ParsedArguments, on meters: MeterFolder) throws(StashError) {
-    var mac: String { arguments.positional("MAC") ?? "" }
+    typealias Table = MetersCommandTable
+    var mac: String { arguments[Table.mac] }
     switch arguments.path {
     case ["pair"]:
-      let meter = try meters.pair(mac: mac, modelType: arguments.positional("MODEL"))
+      let meter = try meters.pair(mac: mac, modelType: arguments[Table.model])
       print("Paired \(meter.macAddress) (\(meter.id.rawValue.prefix(8)))")
     case ["list"]:
       for meter in meters.meters {
@@ -78,17 +79,17 @@ enum StashMeters {
             + "\(meter.temperatureUnit?.rawValue ?? "-")\(lease)"
             + (seen.isEmpty ? "" : "  seen by \(seen.joined(separator: ", "))"))
       }
-    case ["rename"]: try meters.rename(mac: mac, to: arguments.positional("NAME") ?? "")
-    case ["unit"]: try meters.setTemperatureUnit(mac: mac, to: arguments.positional("UNIT") ?? "")
+    case ["rename"]: try meters.rename(mac: mac, to: arguments[Table.name])
+    case ["unit"]: try meters.setTemperatureUnit(mac: mac, to: arguments[Table.unit])
     case ["connect"]:
       let lease = try meters.connect(mac: mac)
       print("Connected until \(lease.expiresAt.date.ISO8601Format())")
     case ["disconnect"]: try meters.disconnect(mac: mac)
     case ["seen"]:
-      let written = try meters.sighted(mac: mac, peripheralName: arguments.positional("PERIPHERAL"))
+      let written = try meters.sighted(mac: mac, peripheralName: arguments[Table.peripheral])
       print(written ? "Recorded" : "Seen less than 120 s ago; not recorded again")
     case ["forget"]: try meters.forget(mac: mac)
-    case ["sync", "enable"]: try meters.folder.enableSync(cloud: arguments.positional("DIR") ?? "")
+    case ["sync", "enable"]: try meters.folder.enableSync(cloud: arguments[Table.folder])
     case ["sync"]:
       let report = try meters.folder.sync()
       print(
@@ -100,12 +101,12 @@ enum StashMeters {
       }
     case ["resolve"]:
       let choice: ResolutionChoice =
-        switch arguments.positional("SIDE") {
+        switch arguments[Table.side] {
         case "mirror": .mirror
         case "deleted": .deleted
         default: .local
         }
-      try meters.folder.resolveConflict(arguments.positional("ID") ?? "", keep: choice)
+      try meters.folder.resolveConflict(arguments[Table.conflict], keep: choice)
     default:
       throw StashError.refused("'\(arguments.path.joined(separator: " "))' is not implemented")
     }

@@ -1,15 +1,16 @@
 import ArgumentParsing
 
 extension CommandTable {
-  static let locationArgument = ArgumentSpec(
+  static let locationArgument = Argument<String>(
     "LOCATION", help: "A location id, a unique id prefix (4+ characters) or an exact name")
+  static let locationName = Argument<String>("NAME", help: "The location's name")
 
-  static let latitude = OptionSpec(
-    "latitude", .decimal, value: "D", help: "Latitude in degrees, such as 52.3702")
-  static let longitude = OptionSpec(
-    "longitude", .decimal, value: "D", help: "Longitude in degrees, such as 4.8952")
-  static let radius = OptionSpec(
-    "radius", .decimal, value: "D", help: "How near counts as arriving, in metres")
+  static let latitude = Option<Double?>(
+    "latitude", value: "D", help: "Latitude in degrees, such as 52.3702")
+  static let longitude = Option<Double?>(
+    "longitude", value: "D", help: "Longitude in degrees, such as 4.8952")
+  static let radius = Option<Double?>(
+    "radius", value: "D", help: "How near counts as arriving, in metres")
 
   // MARK: - Locations
 
@@ -23,8 +24,8 @@ extension CommandTable {
   static let locationAdd = CommandSpec(
     "add",
     abstract: "Add a location",
-    arguments: [ArgumentSpec("NAME", help: "The location's name")],
-    options: [latitude, longitude, radius, notes],
+    arguments: [locationName.spec],
+    options: [latitude.spec, longitude.spec, radius.spec, notes.spec],
     examples: [
       "stash location add bathroom",
       "stash location add shop --latitude 52.3702 --longitude 4.8952 --radius 150",
@@ -38,20 +39,26 @@ extension CommandTable {
   static let locationEdit = CommandSpec(
     "edit",
     abstract: "Change a location's details",
-    arguments: [locationArgument],
-    options: [
-      OptionSpec("name", value: "NAME", help: "A new name"),
-      latitude, longitude, radius, notes,
-    ],
+    arguments: [locationArgument.spec],
+    options: [newName.spec, latitude.spec, longitude.spec, radius.spec, notes.spec],
     examples: ["stash location edit shop --radius 200"])
 
   static let locationDelete = CommandSpec(
     "delete",
     abstract: "Delete a location",
-    arguments: [locationArgument],
+    arguments: [locationArgument.spec],
     examples: ["stash location delete shop"])
 
   // MARK: - Reminders
+
+  static let reminderLocation = Option<String>(
+    "location", value: "L", help: "The location it belongs to: an id, id prefix or name")
+  static let reminderItem = Option<String?>("item", value: "ITEM", help: "An item it is about")
+  static let message = Option<String>("message", value: "TEXT", help: "What to remind you of")
+  static let trigger = Option<String?>(
+    "trigger", .choice(["arrive", "leave"]), help: "When to remind you (default: arrive)")
+  static let disabled = Flag("disabled", help: "Create it switched off")
+  static let reminderID = Argument<String>("ID", help: "The reminder's id or a unique id prefix")
 
   static let reminder = CommandSpec(
     "reminder",
@@ -64,14 +71,7 @@ extension CommandTable {
     "add",
     abstract: "Add a reminder",
     options: [
-      OptionSpec(
-        "location", value: "L", help: "The location it belongs to: an id, id prefix or name",
-        isRequired: true),
-      OptionSpec("item", value: "ITEM", help: "An item it is about"),
-      OptionSpec("message", value: "TEXT", help: "What to remind you of", isRequired: true),
-      OptionSpec(
-        "trigger", .choice(["arrive", "leave"]), help: "When to remind you (default: arrive)"),
-      OptionSpec.flag("disabled", help: "Create it switched off"),
+      reminderLocation.spec, reminderItem.spec, message.spec, trigger.spec, disabled.spec,
     ],
     examples: [
       "stash reminder add --location shop --item \"Koleston 7/1\" --message \"Buy hair dye\"",
@@ -86,10 +86,15 @@ extension CommandTable {
   static let reminderDelete = CommandSpec(
     "delete",
     abstract: "Delete a reminder",
-    arguments: [ArgumentSpec("ID", help: "The reminder's id or a unique id prefix")],
+    arguments: [reminderID.spec],
     examples: ["stash reminder delete 9c1e"])
 
   // MARK: - Sync and conflicts
+
+  static let cloud = Option<String>(
+    "cloud", .path, value: "DIR", help: "A folder your devices share, such as a Dropbox folder")
+  static let zone = Argument<String>(
+    "ZONE", help: "The zone to join: its id, or its first 8 characters")
 
   static let sync = CommandSpec(
     "sync",
@@ -121,11 +126,7 @@ extension CommandTable {
       Set sync up on one device first and let the folder reach the others before enabling \
       it there.
       """,
-    options: [
-      OptionSpec(
-        "cloud", .path, value: "DIR", help: "A folder your devices share, such as a Dropbox folder",
-        isRequired: true)
-    ],
+    options: [cloud.spec],
     examples: ["stash sync enable --cloud ~/Dropbox/stash"])
 
   static let syncDisable = CommandSpec(
@@ -163,7 +164,7 @@ extension CommandTable {
       in the shared folder, several do, or it is this device's zone; nothing changes), 2 no \
       ZONE, 3 busy, 4 damaged.
       """,
-    arguments: [ArgumentSpec("ZONE", help: "The zone to join: its id, or its first 8 characters")],
+    arguments: [zone.spec],
     examples: ["stash sync join-zone 737c4cd6"])
 
   static let syncStatus = CommandSpec(
@@ -184,12 +185,15 @@ extension CommandTable {
     subcommands: [conflictsShow, conflictsResolve],
     examples: ["stash conflicts", "stash conflicts --json"])
 
-  static let conflictID = ArgumentSpec("ID", help: "The conflict's id or a unique id prefix")
+  static let conflictID = Argument<String>("ID", help: "The conflict's id or a unique id prefix")
+  static let keep = Option<String>(
+    "keep", value: "local|mirror|deleted|VERSION",
+    help: "This device's version, the cloud's, the deletion, or a version hash prefix")
 
   static let conflictsShow = CommandSpec(
     "show",
     abstract: "Show the versions of one conflict",
-    arguments: [conflictID],
+    arguments: [conflictID.spec],
     examples: ["stash conflicts show 51aa"])
 
   static let conflictsResolve = CommandSpec(
@@ -199,13 +203,8 @@ extension CommandTable {
       'stash conflicts show ID' lists the sides and their hashes. A --keep value that is \
       not local, mirror, deleted or 4+ hex digits of a side's hash is a usage mistake (exit 2).
       """,
-    arguments: [conflictID],
-    options: [
-      OptionSpec(
-        "keep", value: "local|mirror|deleted|VERSION",
-        help: "This device's version, the cloud's, the deletion, or a version hash prefix",
-        isRequired: true)
-    ],
+    arguments: [conflictID.spec],
+    options: [keep.spec],
     examples: [
       "stash conflicts resolve 51aa --keep local", "stash conflicts resolve 51aa --keep e0c4",
     ])

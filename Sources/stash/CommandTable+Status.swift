@@ -20,11 +20,15 @@ extension CommandTable {
       """,
     examples: ["stash sync verify", "stash sync verify --json"])
 
-  static let pendingFilter = OptionSpec.flag(
+  static let pendingFilter = Flag(
     "pending", help: "Only items with changes (and deletions) that have not left this device")
 }
 
 extension CommandTable {
+  /// `history` and `undo` also find a deleted item by its id or an id prefix.
+  static let historyItem = Argument<String>(
+    "ITEM", help: "An id, a unique id prefix or an exact name")
+
   static let history = CommandSpec(
     "history",
     abstract: "Show every version of an item: who changed it, when, and what",
@@ -33,7 +37,7 @@ extension CommandTable {
       each) and this device's own store, so changes not synced yet are shown too. A \
       deleted item is found by its id or an id prefix.
       """,
-    arguments: [ArgumentSpec("ITEM", help: "An id, a unique id prefix or an exact name")],
+    arguments: [historyItem.spec],
     examples: ["stash history \"Koleston 7/1\"", "stash history 3f2b --json"])
 
   static let undo = CommandSpec(
@@ -46,6 +50,6 @@ extension CommandTable {
       another device changed since is left alone and the undo refused. Undoing again \
       reverts the undo.
       """,
-    arguments: [ArgumentSpec("ITEM", help: "An id, a unique id prefix or an exact name")],
+    arguments: [historyItem.spec],
     examples: ["stash undo \"Koleston 7/1\""])
 }

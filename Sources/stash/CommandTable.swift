@@ -27,14 +27,7 @@ enum CommandTable {
       value is refused (exit 1) and an empty one means the real clock. STASH_HOME, else \
       XDG_DATA_HOME/stash (when absolute), else HOME/.local/share/stash is the device folder.
       """,
-    options: [
-      OptionSpec(
-        "home", .path, value: "DIR",
-        help: "The device folder (default: $STASH_HOME, else $XDG_DATA_HOME/stash, else "
-          + "~/.local/share/stash)",
-        isGlobal: true),
-      OptionSpec.flag("json", help: "Print machine-readable output", isGlobal: true),
-    ],
+    options: [home.spec, json.spec],
     subcommands: [
       initCommand, add, list, show, consume, restock, delete, edit, duplicate,
       location, reminder, sync, conflicts, doctor, export, importCommand, history, undo,
@@ -49,36 +42,66 @@ enum CommandTable {
 
   // MARK: - Shared pieces
 
-  static let item = ArgumentSpec(
+  // Every option and argument is declared once, with the type its handler reads it as
+  // (`arguments[CommandTable.quantity]` is an `Int64?`); a command lists their specs.
+
+  static let home = Option<String?>(
+    "home", .path, value: "DIR",
+    help: "The device folder (default: $STASH_HOME, else $XDG_DATA_HOME/stash, else "
+      + "~/.local/share/stash)",
+    isGlobal: true)
+  static let json = Flag("json", help: "Print machine-readable output", isGlobal: true)
+
+  static let item = Argument<String>(
     "ITEM", help: "An id, a unique id prefix (4+ characters) or an exact name")
 
-  static let quantity = OptionSpec(
-    "quantity", .integer, value: "N", help: "How many units you have")
-  static let unit = OptionSpec("unit", value: "U", help: "What one unit is, such as tube or box")
-  static let brand = OptionSpec("brand", value: "B", help: "The brand")
-  static let notes = OptionSpec("notes", value: "T", help: "Free-form notes")
-  static let itemLocation = OptionSpec(
+  static let quantity = Option<Int64?>(
+    "quantity", value: "N", help: "How many units you have")
+  static let unit = Option<String?>(
+    "unit", value: "U", help: "What one unit is, such as tube or box")
+  static let brand = Option<String?>("brand", value: "B", help: "The brand")
+  static let notes = Option<String?>("notes", value: "T", help: "Free-form notes")
+  static let itemLocation = Option<String?>(
     "location", value: "L", help: "Where it is kept: a location id, id prefix or name")
-  static let photo = OptionSpec("photo", .path, value: "FILE", help: "A photo of it to attach")
-  static let lowStock = OptionSpec(
-    "low-stock", .integer, value: "N", help: "Warn when the quantity falls to N or below")
-  static let barcode = OptionSpec("barcode", value: "C", help: "The barcode printed on it")
+  static let photo = Option<String?>(
+    "photo", .path, value: "FILE", help: "A photo of it to attach")
+  static let lowStock = Option<Int64?>(
+    "low-stock", value: "N", help: "Warn when the quantity falls to N or below")
+  static let barcode = Option<String?>("barcode", value: "C", help: "The barcode printed on it")
+  static let newName = Option<String?>("name", value: "NAME", help: "A new name")
 
   // MARK: - Items
+
+  static let deviceName = Option<String?>(
+    "name", value: "DEVICE", help: "A name for this device (default: the host name)")
+  static let itemName = Argument<String>("NAME", help: "The item's name")
+  static let locationFilter = Option<String?>(
+    "location", value: "L", help: "Only items kept at this location")
+  static let lowStockFilter = Flag(
+    "low-stock", help: "Only items at or below their low-stock level")
+  static let consumed = Argument<Int64?>("N", help: "How many were used (default 1)")
+  static let restocked = Argument<Int64>("N", help: "How many were added")
+  static let recount = Option<Int64?>("quantity", value: "N", help: "Set the quantity")
+  static let noLowStock = Flag("no-low-stock", help: "Stop warning about low stock")
+  static let noPhoto = Flag("no-photo", help: "Remove the photo")
+  static let noLocation = Flag("no-location", help: "Forget where it is kept")
+  static let copyName = Option<String?>(
+    "name", value: "NEW", help: "The copy's name (default: the same name)")
 
   static let initCommand = CommandSpec(
     "init",
     abstract: "Create the device folder and its stores",
-    options: [
-      OptionSpec("name", value: "DEVICE", help: "A name for this device (default: the host name)")
-    ],
+    options: [deviceName.spec],
     examples: ["stash init", "stash init --name kitchen --home ~/stash"])
 
   static let add = CommandSpec(
     "add",
     abstract: "Add an item",
-    arguments: [ArgumentSpec("NAME", help: "The item's name")],
-    options: [quantity, unit, brand, notes, itemLocation, photo, lowStock, barcode],
+    arguments: [itemName.spec],
+    options: [
+      quantity.spec, unit.spec, brand.spec, notes.spec, itemLocation.spec, photo.spec,
+      lowStock.spec, barcode.spec,
+    ],
     examples: [
       "stash add \"Koleston 7/1\"",
       "stash add \"AA batteries\" --quantity 12 --unit battery --low-stock 4",
@@ -87,11 +110,7 @@ enum CommandTable {
   static let list = CommandSpec(
     "list",
     abstract: "List items",
-    options: [
-      OptionSpec("location", value: "L", help: "Only items kept at this location"),
-      OptionSpec.flag("low-stock", help: "Only items at or below their low-stock level"),
-      pendingFilter,
-    ],
+    options: [locationFilter.spec, lowStockFilter.spec, pendingFilter.spec],
     examples: [
       "stash list", "stash list --location bathroom --low-stock --json", "stash list --pending",
     ])
@@ -99,28 +118,25 @@ enum CommandTable {
   static let show = CommandSpec(
     "show",
     abstract: "Show one item",
-    arguments: [item],
+    arguments: [item.spec],
     examples: ["stash show \"Koleston 7/1\"", "stash show 3f2b --json"])
 
   static let consume = CommandSpec(
     "consume",
     abstract: "Record that units of an item were used",
-    arguments: [
-      item,
-      ArgumentSpec("N", .integer, help: "How many were used (default 1)", isRequired: false),
-    ],
+    arguments: [item.spec, consumed.spec],
     examples: ["stash consume \"Koleston 7/1\"", "stash consume 3f2b 2"])
 
   static let restock = CommandSpec(
     "restock",
     abstract: "Record that units of an item were added",
-    arguments: [item, ArgumentSpec("N", .integer, help: "How many were added")],
+    arguments: [item.spec, restocked.spec],
     examples: ["stash restock \"Koleston 7/1\" 3"])
 
   static let delete = CommandSpec(
     "delete",
     abstract: "Delete an item",
-    arguments: [item],
+    arguments: [item.spec],
     examples: ["stash delete 3f2b"])
 
   static let edit = CommandSpec(
@@ -128,21 +144,15 @@ enum CommandTable {
     abstract: "Change an item's details",
     discussion:
       "Only the options given change. An empty --brand \"\" or --barcode \"\" removes it.",
-    arguments: [item],
+    arguments: [item.spec],
     options: [
-      OptionSpec("name", value: "NAME", help: "A new name"),
-      brand,
-      OptionSpec("quantity", .integer, value: "N", help: "Set the quantity"),
-      unit, notes, barcode, lowStock,
-      OptionSpec.flag("no-low-stock", help: "Stop warning about low stock"),
-      photo,
-      OptionSpec.flag("no-photo", help: "Remove the photo"),
-      itemLocation,
-      OptionSpec.flag("no-location", help: "Forget where it is kept"),
+      newName.spec, brand.spec, recount.spec, unit.spec, notes.spec, barcode.spec, lowStock.spec,
+      noLowStock.spec, photo.spec, noPhoto.spec, itemLocation.spec, noLocation.spec,
     ],
     exclusive: [
-      ["low-stock", "no-low-stock"], ["photo", "no-photo"], ["location", "no-location"],
-    ],
+      [lowStock.spec, noLowStock.spec], [photo.spec, noPhoto.spec],
+      [itemLocation.spec, noLocation.spec],
+    ].map { $0.map(\.name) },
     examples: [
       "stash edit 3f2b --brand Wella --low-stock 2", "stash edit 3f2b --no-photo",
       "stash edit \"Koleston 7/1\" --brand \"\" --no-low-stock",
@@ -151,19 +161,27 @@ enum CommandTable {
   static let duplicate = CommandSpec(
     "duplicate",
     abstract: "Copy an item as a new item",
-    arguments: [item],
-    options: [OptionSpec("name", value: "NEW", help: "The copy's name (default: the same name)")],
+    arguments: [item.spec],
+    options: [copyName.spec],
     examples: ["stash duplicate \"Koleston 7/1\" --name \"Koleston 6/0\""])
 
   // MARK: - Tools
 
+  static let repair = Flag(
+    "repair", help: "Move a damaged last transaction or damaged rows to side files first")
+  static let exportFormat = Option<String>(
+    "format", .choice(["csv", "jsonl"]), help: "The output format")
+  static let output = Option<String?>(
+    "output", .path, help: "Write to this new file instead of standard output")
+  static let file = Argument<String>("FILE", .path, help: "A file written by 'stash export'")
+  static let importFormat = Option<String?>(
+    "format", .choice(["csv", "jsonl"]),
+    help: "The file's format (default: CSV for a '.csv' name or a CSV header, else jsonl)")
+
   static let doctor = CommandSpec(
     "doctor",
     abstract: "Check the device folder for damage and explain any found",
-    options: [
-      OptionSpec.flag(
-        "repair", help: "Move a damaged last transaction or damaged rows to side files first")
-    ],
+    options: [repair.spec],
     examples: ["stash doctor", "stash doctor --json", "stash doctor --repair"])
 
   static let export = CommandSpec(
@@ -176,11 +194,7 @@ enum CommandTable {
       bytes stay in the device folder. The output is always the format --format names, so \
       --json changes nothing here.
       """,
-    options: [
-      OptionSpec(
-        "format", .choice(["csv", "jsonl"]), help: "The output format", isRequired: true),
-      OptionSpec("output", .path, help: "Write to this new file instead of standard output"),
-    ],
+    options: [exportFormat.spec, output.spec],
     examples: [
       "stash export --format csv > items.csv", "stash export --format jsonl --output items.jsonl",
     ])
@@ -193,11 +207,7 @@ enum CommandTable {
       is already here are left alone, so importing a file twice adds nothing. Locations are \
       found by name, or created; photos whose bytes are not in this folder are left off.
       """,
-    arguments: [ArgumentSpec("FILE", .path, help: "A file written by 'stash export'")],
-    options: [
-      OptionSpec(
-        "format", .choice(["csv", "jsonl"]),
-        help: "The file's format (default: CSV for a '.csv' name or a CSV header, else jsonl)")
-    ],
+    arguments: [file.spec],
+    options: [importFormat.spec],
     examples: ["stash import items.csv", "stash import --home ~/other items.jsonl"])
 }

@@ -28,13 +28,13 @@ struct Session {
   init(arguments: ParsedArguments, environment: RawEnvironment) throws {
     try environment.requireUTF8("STASH_NOW")
     _ = try Timestamp.fixed(environment: environment.values)
-    if let home = arguments.string("home") {
+    if let home = arguments[CommandTable.home] {
       self.home = home
     } else {
       for name in ["STASH_HOME", "XDG_DATA_HOME", "HOME"] { try environment.requireUTF8(name) }
       home = try DeviceFolder.defaultHome(environment: environment.values)
     }
-    wantsJSON = arguments.flag("json")
+    wantsJSON = arguments[CommandTable.json]
     output = Output(environment: environment.values)
     self.environment = environment.values
   }

@@ -1,5 +1,6 @@
-import ArgumentParsing
 import Testing
+
+@testable import ArgumentParsing
 
 @Suite struct OptionParsingTests {
   @Test func readsFlagsAsPresentOrAbsent() throws {

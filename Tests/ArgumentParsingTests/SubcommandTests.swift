@@ -1,5 +1,6 @@
-import ArgumentParsing
 import Testing
+
+@testable import ArgumentParsing
 
 @Suite struct SubcommandTests {
   @Test func followsSubcommandNamesIntoThePath() throws {

@@ -1,5 +1,6 @@
-import ArgumentParsing
 import Testing
+
+@testable import ArgumentParsing
 
 /// Command trees the tests parse against.
 enum Specs {
@@ -156,8 +157,11 @@ func failure(
 }
 
 /// The help text a line produced (`nil`, with an issue, when it produced something else).
-func helpText(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) -> String? {
-  guard case .help(let text) = try? outcome(arguments) else {
+func helpText(
+  _ arguments: [String], in root: CommandSpec = Specs.stash,
+  sourceLocation: SourceLocation = #_sourceLocation
+) -> String? {
+  guard case .help(let text) = try? outcome(arguments, in: root) else {
     Issue.record("Expected help for \(arguments)", sourceLocation: sourceLocation)
     return nil
   }

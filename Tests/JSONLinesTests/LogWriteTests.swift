@@ -73,7 +73,7 @@ import Testing
             let lock = FolderLock(folder: folder.path, timeout: 30)
             let (_, _, log) = try readLog(path)
             for index in 0..<perWriter {
-              try lock.withLock {
+              try lock.withLock { () throws(LogError) in
                 _ = try log.catchUp(recoverTail: true) { _ in }
                 try log.append([operation(writer * 10_000 + index, "writer \(writer)")])
               }
@@ -94,7 +94,7 @@ import Testing
     try withTemporaryFolder { folder in
       let first = FolderLock(folder: folder.path)
       let second = FolderLock(folder: folder.path, timeout: 0.05)
-      try first.withLock {
+      try first.withLock { () throws(LogError) in
         #expect(throws: LogError.busy(folder.path + "/lock")) { try second.withLock {} }
         try first.withLock { #expect(first.isHeld) }
       }

@@ -44,8 +44,13 @@ import Testing
       #expect(store.content.records(of: "item").count == 1)
       try store.refresh()
       try store.update("nothing") { _, _ in }
-      #expect(throws: ModelError.self) {
-        try store.update("a refused change") { _, _ in throw ModelError("No") }
+      #expect {
+        try store.update("a refused change") { _, _ throws(ModelError) in throw ModelError("No") }
+      } throws: { error in
+        guard case SaveError<LocalStoreError, ModelError>.refused(let refusal) = error else {
+          return false
+        }
+        return refusal == ModelError("No")
       }
       #expect(try Data(contentsOf: URL(fileURLWithPath: path(folder))) == damaged)
       #expect(

@@ -62,7 +62,7 @@ import Testing
           transaction.delete(content.row(for: tube.record.key)!, at: epoch)
         }
       } throws: { error in
-        guard case LocalStoreError.notSaved = error else { return false }
+        guard case SaveError<LocalStoreError, Never>.store(.notSaved) = error else { return false }
         let message = "\(error)"
         return message.contains("the delete of 'Koleston'")
           && message.contains("none of it was saved and the store is as it was before")
@@ -90,11 +90,17 @@ import Testing
       let store = try openStore(folder)
       try store.insert(item("Koleston").record)
       let before = try Data(contentsOf: URL(fileURLWithPath: store.path))
-      #expect(throws: Refused.self) {
+      #expect {
         try store.update("nothing") { content, transaction in
           try transaction.insert(item("Other").record)
           throw Refused()
         }
+      } throws: { error in
+        // The body's own error, as it threw it.
+        guard case SaveError<LocalStoreError, any Error>.refused(let refusal) = error else {
+          return false
+        }
+        return refusal is Refused
       }
       #expect(try Data(contentsOf: URL(fileURLWithPath: store.path)) == before)
       #expect(store.content.rows.count == 1)

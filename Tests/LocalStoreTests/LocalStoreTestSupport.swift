@@ -35,10 +35,19 @@ func expectInvariants(_ store: LocalStore, sourceLocation: SourceLocation = #_so
 }
 
 extension LocalStore {
-  /// Inserts a record in its own save.
+  /// Inserts a record in its own save; throws the store's error or the model's refusal.
   @discardableResult
   func insert(_ record: Record) throws -> RowID {
-    try update("the insert") { _, transaction in try transaction.insert(record) }
+    do {
+      return try update("the insert") { _, transaction throws(ModelError) in
+        try transaction.insert(record)
+      }
+    } catch {
+      switch error {
+      case .store(let failure): throw failure
+      case .refused(let refusal): throw refusal
+      }
+    }
   }
 
   /// The one row of `key`.

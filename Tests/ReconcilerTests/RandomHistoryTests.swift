@@ -174,7 +174,8 @@ struct History {
     func restart() {
       let stores = self.stores
       let reports = lastReports
-      let fresh = SyncCoordinator(mirrorStoreID: stores.mirror.storeID) { request in
+      let fresh = SyncCoordinator(mirrorStoreID: stores.mirror.storeID) {
+        request throws(ReconcileError) in
         let report: PassReport
         switch request {
         case .full: report = try stores.reconciler.reconcile()
@@ -386,10 +387,11 @@ struct History {
         deletedOnPurpose.insert(conflict.key)
       }
       checkStores(device)
-    } catch let error as ResolutionError {
+    } catch {
       // A choice that does not fit this conflict (an absent side, an ambiguous "mirror"), or a
       // record edited since the conflict was noticed.
-      coverage.refusedResolutions[String("\(error)".prefix(30)), default: 0] += 1
+      guard case .resolution(let refusal) = error else { throw error }
+      coverage.refusedResolutions[String("\(refusal)".prefix(30)), default: 0] += 1
     }
   }
 }

@@ -104,16 +104,22 @@ import Testing
       let (_, b, _) = try divergedPair(folder)
       let conflict = try #require(b.openConflicts.first)
       let files = try b.files()
-      #expect(throws: ResolutionError.self) {
+      #expect {
         try b.reconciler.resolve(conflict.id, choice: .version("ffffffff"))
+      } throws: {
+        isRefusedResolution($0)
       }
-      #expect(throws: ResolutionError.self) {
+      #expect {
         try b.reconciler.resolve(ConflictID(key: conflict.key, sides: []), choice: .local)
+      } throws: {
+        isRefusedResolution($0)
       }
       #expect(try b.files() == files)
       try b.reconciler.resolve(conflict.id, choice: .local)
-      #expect(throws: ResolutionError.self) {
+      #expect {
         try b.reconciler.resolve(conflict.id, choice: .local)
+      } throws: {
+        isRefusedResolution($0)
       }
     }
   }
@@ -124,7 +130,7 @@ import Testing
       let stale = try #require(b.openConflicts.first)
       try b.editLocally(item.id) { $0.quantity = 1 }
       let files = try b.files()
-      #expect(throws: ResolutionError.changedSince(stale)) {
+      #expect(throws: ReconcileError.resolution(.changedSince(stale))) {
         try b.reconciler.resolve(stale.id, choice: .mirror)
       }
       #expect(try b.files() == files, "nothing was written")
@@ -136,4 +142,10 @@ import Testing
       #expect(b.localItem(item.id)?.quantity == 1)
     }
   }
+}
+
+/// Whether the reconciler refused a resolution because the choice does not fit the conflict.
+private func isRefusedResolution(_ error: any Error) -> Bool {
+  if case ReconcileError.resolution = error { return true }
+  return false
 }

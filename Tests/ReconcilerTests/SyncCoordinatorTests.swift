@@ -18,9 +18,8 @@ import Testing
     let passes = LockedBox<[SyncCoordinator.PassRequest]>([])
     let shouldFail = LockedBox(failing)
     let coordinator = SyncCoordinator(mirrorStoreID: mine, bootstrapFlag: bootstrapFlag) {
-      request in
-      struct Injected: Error {}
-      if shouldFail.withLock({ $0 }) { throw Injected() }
+      request throws(ReconcileError) in
+      if shouldFail.withLock({ $0 }) { throw .wiring(WiringError("injected")) }
       passes.withLock { $0.append(request) }
     }
     return (coordinator, passes)
@@ -72,7 +71,8 @@ import Testing
     try withTemporaryFolder { folder in
       let stores = try TwoStores(folder)
       #expect(stores.mirror.content.keys.isEmpty)
-      let coordinator = SyncCoordinator(mirrorStoreID: stores.mirror.storeID) { _ in
+      let coordinator = SyncCoordinator(mirrorStoreID: stores.mirror.storeID) {
+        _ throws(ReconcileError) in
         try stores.pass()
       }
       try stores.addLocally(tube())
@@ -123,7 +123,8 @@ import Testing
   @Test func theReconcilersOwnSavesScheduleNothing() throws {
     try withTemporaryFolder { folder in
       let stores = try TwoStores(folder)
-      let coordinator = SyncCoordinator(mirrorStoreID: stores.mirror.storeID) { request in
+      let coordinator = SyncCoordinator(mirrorStoreID: stores.mirror.storeID) {
+        request throws(ReconcileError) in
         switch request {
         case .full: try stores.pass()
         case .keys(let keys): try stores.pass(keys)
@@ -155,9 +156,8 @@ import Testing
   @Test func aFailedPassKeepsItsWorkPendingForTheNextFlush() {
     let failing = LockedBox(true)
     let passes = LockedBox(0)
-    let coordinator = SyncCoordinator(mirrorStoreID: Self.mine) { _ in
-      struct Injected: Error {}
-      if failing.withLock({ $0 }) { throw Injected() }
+    let coordinator = SyncCoordinator(mirrorStoreID: Self.mine) { _ throws(ReconcileError) in
+      if failing.withLock({ $0 }) { throw .wiring(WiringError("injected")) }
       passes.withLock { $0 += 1 }
     }
     coordinator.handle(Self.event(.import))

@@ -48,7 +48,7 @@ final class TwoStores: Sendable {
   }
 
   @discardableResult
-  func pass(_ keys: Set<RecordKey>? = nil) throws -> PassReport {
+  func pass(_ keys: Set<RecordKey>? = nil) throws(ReconcileError) -> PassReport {
     let report = try reconciler.reconcile(keys: keys)
     expectHealthy()
     return report

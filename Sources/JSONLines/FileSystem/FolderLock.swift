@@ -81,7 +81,7 @@ public final class FolderLock: Sendable {
   /// - Parameter body: The work to do under the lock.
   /// - Returns: What `body` returns.
   /// - Throws: What ``acquire()`` throws, or what `body` throws.
-  public func withLock<T>(_ body: () throws -> T) throws -> T {
+  public func withLock<T>(_ body: () throws(LogError) -> T) throws(LogError) -> T {
     let proof = try acquire()
     defer { release(proof) }
     return try body()

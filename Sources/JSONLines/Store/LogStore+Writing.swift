@@ -15,14 +15,24 @@ extension LogStore {
   /// - Parameter body: Reads the fresh content and returns a result and the changes to save.
   ///   If it throws, nothing is written.
   /// - Returns: What `body` returned, and the changes that were saved.
-  /// - Throws: What `body` throws, or ``LogStoreError``.
-  public func update<T>(
-    _ body: (Content) throws -> (T, [Content.Change])
-  ) throws -> (result: T, changes: [Content.Change]) {
-    let proof = try acquireFresh()
+  /// - Throws: ``SaveError/refused(_:)`` with what `body` threw, or ``SaveError/store(_:)``
+  ///   with the ``LogStoreError``.
+  public func update<T, E: Error>(
+    _ body: (Content) throws(E) -> (T, [Content.Change])
+  ) throws(SaveError<LogStoreError, E>) -> (result: T, changes: [Content.Change]) {
+    let proof: FolderLock.Held
+    do { proof = try acquireFresh() } catch { throw .store(error) }
     defer { lock.release(proof) }
-    let (result, changes) = try body(content)
+    let result: T
+    let changes: [Content.Change]
+    do { (result, changes) = try body(content) } catch { throw .refused(error) }
     guard !changes.isEmpty else { return (result, changes) }
+    do { try write(changes) } catch { throw .store(error) }
+    return (result, changes)
+  }
+
+  /// Appends `changes` as one transaction and applies them (the caller holds the lock).
+  private func write(_ changes: [Content.Change]) throws(LogStoreError) {
     try writing { state throws(LogStoreError) in
       let spans: [LineSpan]
       do throws(LogError) {
@@ -35,7 +45,6 @@ extension LogStore {
       for index in changes.indices { state.content.apply(changes[index], at: spans[index]) }
       compactIfWorthIt(&state)
     }
-    return (result, changes)
   }
 
   /// Catches up with what other processes committed.
@@ -108,15 +117,24 @@ extension LogStore {
   ///
   /// - Parameter body: The change.
   /// - Returns: What `body` returns.
-  /// - Throws: What `body` throws, after undoing; or ``RollbackError`` when the undo failed
-  ///   too (the store then keeps what `body` had saved, and says so); ``LogStoreError`` when
-  ///   the store cannot be prepared for writing.
-  public func withRollback<T>(_ body: () throws -> T) throws -> T {
-    let proof = try acquireFresh()
+  /// - Throws: ``RollbackError/undone(_:)`` with what `body` threw, after undoing;
+  ///   ``RollbackError/notUndone(_:_:)`` when the undo failed too (the store then keeps what
+  ///   `body` had saved, and says so); ``RollbackError/store(_:)`` when the store cannot be
+  ///   prepared for writing.
+  public func withRollback<T, E: Error>(
+    _ body: () throws(E) -> T
+  ) throws(RollbackError<E>) -> T {
+    let proof: FolderLock.Held
+    do { proof = try acquireFresh() } catch { throw .store(error) }
     defer { lock.release(proof) }
-    let mark = try writing { state throws(LogStoreError) -> Log.Mark in
-      state.compactionHolds += 1
-      return state.log!.mark
+    let mark: Log.Mark
+    do {
+      mark = try writing { state throws(LogStoreError) -> Log.Mark in
+        state.compactionHolds += 1
+        return state.log!.mark
+      }
+    } catch {
+      throw .store(error)
     }
     let result: T
     do {
@@ -126,9 +144,9 @@ extension LogStore {
       do throws(LogStoreError) {
         try rollBack(to: mark)
       } catch let rollback {
-        throw RollbackError(failure: error, rollback: rollback)
+        throw .notUndone(error, rollback)
       }
-      throw error
+      throw .undone(error)
     }
     state.withLock { state in
       state.compactionHolds -= 1

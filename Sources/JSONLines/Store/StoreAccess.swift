@@ -40,20 +40,61 @@ public struct CompactionPolicy: Hashable, Sendable {
   }
 }
 
-/// A change that failed, and the undo of what it had already saved, which failed too.
+/// Why a save failed: the store could not make it, or the body that built it refused.
 ///
-/// The store then keeps what the change had saved before it failed: reported, never hidden.
-public struct RollbackError: Error, CustomStringConvertible {
-  /// What failed first.
-  public let failure: any Error
-  /// Why undoing what was saved before it failed did not work.
-  public let rollback: LogStoreError
+/// Either way nothing was written and the store is as it was. The body's error type is the
+/// caller's own (`Never` for a body that cannot refuse), so a caller matches what it threw
+/// without casting, and the store's failure stays a value of the store's error type.
+public enum SaveError<StoreFailure: Error, Refusal: Error>: Error, CustomStringConvertible {
+  /// The store could not catch up or write.
+  case store(StoreFailure)
+  /// The body threw this; nothing was written.
+  case refused(Refusal)
 
-  /// Describes both failures.
-  public init(failure: any Error, rollback: LogStoreError) {
-    self.failure = failure
-    self.rollback = rollback
+  public var description: String {
+    switch self {
+    case .store(let error): "\(error)"
+    case .refused(let error): "\(error)"
+    }
   }
+}
 
-  public var description: String { "\(failure); and then: \(rollback)" }
+extension SaveError where Refusal == Never {
+  /// The store's failure: a body that cannot refuse leaves no other.
+  public var storeFailure: StoreFailure {
+    switch self {
+    case .store(let error): return error
+    case .refused(let never): switch never {}
+    }
+  }
+}
+
+extension SaveError where Refusal == StoreFailure {
+  /// The failure, whichever side threw it: for a body that refuses with the store's own error.
+  public var failure: StoreFailure {
+    switch self {
+    case .store(let error), .refused(let error): error
+    }
+  }
+}
+
+/// Why a change made with ``LogStore/withRollback(_:)`` failed.
+///
+/// A change that failed and whose undo failed too keeps what it had saved before it failed:
+/// reported, never hidden.
+public enum RollbackError<Failure: Error>: Error, CustomStringConvertible {
+  /// The store could not be prepared for the change; nothing was saved.
+  case store(LogStoreError)
+  /// The change threw this, and everything it had saved was undone.
+  case undone(Failure)
+  /// The change threw this, and undoing what it had saved failed too (the second error).
+  case notUndone(Failure, LogStoreError)
+
+  public var description: String {
+    switch self {
+    case .store(let error): error.description
+    case .undone(let failure): "\(failure)"
+    case .notUndone(let failure, let rollback): "\(failure); and then: \(rollback)"
+    }
+  }
 }

@@ -11,22 +11,22 @@ enum AddCommand: StashHandler {
   static let path = ["add"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let current = try session.openForReading(
-      focus: arguments.string("location").map { [("location", $0)] } ?? [])
+    let place = arguments[CommandTable.itemLocation]
+    let current = try session.openForReading(focus: place.map { [("location", $0)] } ?? [])
     var item = Item(
-      name: arguments.positional("NAME") ?? "",
-      brand: arguments.string("brand").nonEmpty,
-      quantity: arguments.integer("quantity") ?? 0,
-      unit: arguments.string("unit") ?? "",
-      notes: arguments.string("notes") ?? "",
-      lowStockThreshold: arguments.integer("low-stock"),
-      barcode: arguments.string("barcode").nonEmpty,
+      name: arguments[CommandTable.itemName],
+      brand: arguments[CommandTable.brand].nonEmpty,
+      quantity: arguments[CommandTable.quantity] ?? 0,
+      unit: arguments[CommandTable.unit] ?? "",
+      notes: arguments[CommandTable.notes] ?? "",
+      lowStockThreshold: arguments[CommandTable.lowStock],
+      barcode: arguments[CommandTable.barcode].nonEmpty,
       createdAt: current.clock())
-    if let place = arguments.string("location") {
+    if let place {
       item.locationID = try current.location(place).id
     }
     try item.validate()
-    if let photo = arguments.string("photo") {
+    if let photo = arguments[CommandTable.photo] {
       item.photo = try current.storePhoto(at: photo)
     }
     let device = try session.openForWriting(reusing: current)

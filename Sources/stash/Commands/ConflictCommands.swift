@@ -26,7 +26,7 @@ enum ConflictsShowCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForReading()
-    let conflict = try device.conflict(arguments.positional("ID") ?? "")
+    let conflict = try device.conflict(arguments[CommandTable.conflictID])
     if session.wantsJSON {
       session.output.json(ConflictView.fullJSON(conflict, device: device))
     } else {
@@ -44,7 +44,7 @@ enum ConflictsResolveCommand: StashHandler {
   static let path = ["conflicts", "resolve"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let text = arguments.string("keep") ?? ""
+    let text = arguments[CommandTable.keep]
     guard let choice = ResolutionChoice(text) else {
       throw UsageError(
         .invalidValue,
@@ -53,7 +53,7 @@ enum ConflictsResolveCommand: StashHandler {
         path: path, rootName: CommandTable.root.name)
     }
     let device = try session.openForReading()
-    let conflict = try device.resolveConflict(arguments.positional("ID") ?? "", keep: choice)
+    let conflict = try device.resolveConflict(arguments[CommandTable.conflictID], keep: choice)
     if session.wantsJSON {
       session.output.json(ConflictView.fullJSON(conflict, device: device))
     } else {

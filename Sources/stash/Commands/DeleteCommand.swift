@@ -6,9 +6,9 @@ enum DeleteCommand: StashHandler {
   static let path = ["delete"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let device = try session.openForReading(
-      focus: [("item", arguments.positional("ITEM") ?? "")])
-    let item = try device.deleteItem(arguments.positional("ITEM") ?? "")
+    let text = arguments[CommandTable.item]
+    let device = try session.openForReading(focus: [("item", text)])
+    let item = try device.deleteItem(text)
     ItemView.report("Deleted", item, device: device, session: session)
     return ExitStatus.done
   }

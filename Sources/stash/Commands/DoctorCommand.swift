@@ -31,7 +31,7 @@ enum DoctorCommand: StashHandler {
       defer { progress.finish() }
       let show = { (checked: Int, total: Int) in progress.report(checked, of: total) }
       report =
-        arguments.flag("repair")
+        arguments[CommandTable.repair]
         ? try DeviceFolder.repair(at: session.home, options: options, progress: show)
         : try DeviceFolder.examine(at: session.home, options: options, progress: show)
     }
@@ -39,7 +39,7 @@ enum DoctorCommand: StashHandler {
       session.output.json(json(report))
     } else {
       session.output.lines(
-        text(report, output: session.output, repairing: arguments.flag("repair")))
+        text(report, output: session.output, repairing: arguments[CommandTable.repair]))
     }
     guard report.isDamaged else { return ExitStatus.done }
     let problems = report.findings.filter { $0.severity == .damage }.count

@@ -6,12 +6,12 @@ enum DuplicateCommand: StashHandler {
   static let path = ["duplicate"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    if let name = arguments.string("name"), name.allSatisfy(\.isWhitespace) {
+    let name = arguments[CommandTable.copyName]
+    if let name, name.allSatisfy(\.isWhitespace) {
       throw StashError.refused("An item needs a name that is not empty")
     }
     let device = try session.openForReading()
-    let copy = try device.duplicateItem(
-      arguments.positional("ITEM") ?? "", name: arguments.string("name"))
+    let copy = try device.duplicateItem(arguments[CommandTable.item], name: name)
     ItemView.report("Added the copy", copy, device: device, session: session)
     return ExitStatus.done
   }

@@ -11,31 +11,28 @@ import StashModel
 enum EditCommand: StashHandler {
   static let path = ["edit"]
 
-  static let changes = [
-    "name", "brand", "quantity", "unit", "notes", "barcode", "low-stock", "no-low-stock",
-    "photo", "no-photo", "location", "no-location",
-  ]
-
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    guard changes.contains(where: arguments.has) else {
+    guard CommandTable.edit.options.contains(where: arguments.isGiven) else {
       throw UsageError(
         .missingOption,
         message: "Nothing to change for 'stash edit'; give at least one option, such as "
           + "'--quantity N'",
         path: path, rootName: CommandTable.root.name)
     }
-    var focus = [("item", arguments.positional("ITEM") ?? "")]
-    if let place = arguments.string("location") { focus.append(("location", place)) }
+    let text = arguments[CommandTable.item]
+    let place = arguments[CommandTable.itemLocation]
+    var focus = [("item", text)]
+    if let place { focus.append(("location", place)) }
     let device = try session.openForReading(focus: focus)
-    let current = try device.item(arguments.positional("ITEM") ?? "")
+    let current = try device.item(text)
     var location: RecordID?? = nil
-    if let place = arguments.string("location") {
+    if let place {
       location = .some(try device.location(place).id)
-    } else if arguments.flag("no-location") {
+    } else if arguments[CommandTable.noLocation] {
       location = .some(nil)
     }
     // A new quantity is a recount: one new epoch, the same in the preview and the save.
-    let recount = arguments.integer("quantity").map {
+    let recount = arguments[CommandTable.recount].map {
       Counter.recount(to: $0, epoch: device.newEpoch())
     }
     let change = { (item: inout Item) in
@@ -47,9 +44,9 @@ enum EditCommand: StashHandler {
     change(&preview)
     try preview.validate()
     var photo: BlobRef?? = nil
-    if let file = arguments.string("photo") {
+    if let file = arguments[CommandTable.photo] {
       photo = .some(try device.storePhoto(at: file))
-    } else if arguments.flag("no-photo") {
+    } else if arguments[CommandTable.noPhoto] {
       photo = .some(nil)
     }
     let item = try device.editItem(current.id.rawValue) { item in
@@ -62,14 +59,14 @@ enum EditCommand: StashHandler {
 
   /// The plain field changes the options ask for.
   private static func apply(_ arguments: ParsedArguments, to item: inout Item) {
-    if let name = arguments.string("name") { item.name = name }
-    if let brand = arguments.string("brand") { item.brand = brand.isEmpty ? nil : brand }
-    if let unit = arguments.string("unit") { item.unit = unit }
-    if let notes = arguments.string("notes") { item.notes = notes }
-    if let barcode = arguments.string("barcode") {
+    if let name = arguments[CommandTable.newName] { item.name = name }
+    if let brand = arguments[CommandTable.brand] { item.brand = brand.isEmpty ? nil : brand }
+    if let unit = arguments[CommandTable.unit] { item.unit = unit }
+    if let notes = arguments[CommandTable.notes] { item.notes = notes }
+    if let barcode = arguments[CommandTable.barcode] {
       item.barcode = barcode.isEmpty ? nil : barcode
     }
-    if let threshold = arguments.integer("low-stock") { item.lowStockThreshold = threshold }
-    if arguments.flag("no-low-stock") { item.lowStockThreshold = nil }
+    if let threshold = arguments[CommandTable.lowStock] { item.lowStockThreshold = threshold }
+    if arguments[CommandTable.noLowStock] { item.lowStockThreshold = nil }
   }
 }

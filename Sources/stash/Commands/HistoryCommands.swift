@@ -9,7 +9,7 @@ enum HistoryCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForReading()
-    let (key, events) = try device.history(of: arguments.positional("ITEM") ?? "")
+    let (key, events) = try device.history(of: arguments[CommandTable.historyItem])
     if session.wantsJSON {
       session.output.json(HistoryView.json(key: key, events: events, device: device))
     } else {
@@ -26,7 +26,7 @@ enum UndoCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForReading()
-    let text = arguments.positional("ITEM") ?? ""
+    let text = arguments[CommandTable.historyItem]
     guard device.hasInventory else {
       throw StashError.refused("No item named '\(text)'; the inventory is empty")
     }

@@ -10,7 +10,7 @@ enum InitCommand: StashHandler {
   static let path = ["init"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let name = arguments.string("name")
+    let name = arguments[CommandTable.deviceName]
     if let name, name.allSatisfy(\.isWhitespace) {
       throw StashError.refused(
         "A device needs a name that is not empty; leave out '--name' "

@@ -14,18 +14,18 @@ enum ListCommand: StashHandler {
     let device = try session.openForReading()
     var items = device.items()
     var place: Location?
-    if let text = arguments.string("location") {
+    if let text = arguments[CommandTable.locationFilter] {
       let location = try device.location(text)
       place = location
       items = items.filter { $0.locationID == location.id }
     }
-    if arguments.flag("low-stock") { items = items.filter(\.isLowOnStock) }
+    if arguments[CommandTable.lowStockFilter] { items = items.filter(\.isLowOnStock) }
     var deletions: [PendingDeletion]?
-    if arguments.flag("pending") {
+    if arguments[CommandTable.pendingFilter] {
       let pending = Set(device.pendingRecords().filter { $0.model == "item" }.map(\.id))
       items = items.filter { pending.contains($0.id) }
       // A deletion has no location nor stock: listed only when no filter asks for one.
-      let filtered = place != nil || arguments.flag("low-stock")
+      let filtered = place != nil || arguments[CommandTable.lowStockFilter]
       deletions = filtered ? [] : device.pendingDeletions(of: "item")
     }
     let names = Names(device)
@@ -85,8 +85,8 @@ enum ListCommand: StashHandler {
   private static func emptyMessage(
     device: DeviceFolder, place: Location?, arguments: ParsedArguments
   ) -> String {
-    if arguments.flag("pending") { return "Every item's changes have left this device" }
-    let low = arguments.flag("low-stock")
+    if arguments[CommandTable.pendingFilter] { return "Every item's changes have left this device" }
+    let low = arguments[CommandTable.lowStockFilter]
     if let place {
       return low ? "Nothing at '\(place.name)' is low on stock" : "No items at '\(place.name)'"
     }

@@ -9,9 +9,9 @@ enum LocationAddCommand: StashHandler {
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let current = try session.openForReading()
     let location = Location(
-      name: arguments.positional("NAME") ?? "", latitude: arguments.decimal("latitude"),
-      longitude: arguments.decimal("longitude"), radius: arguments.decimal("radius"),
-      notes: arguments.string("notes") ?? "", createdAt: current.clock())
+      name: arguments[CommandTable.locationName], latitude: arguments[CommandTable.latitude],
+      longitude: arguments[CommandTable.longitude], radius: arguments[CommandTable.radius],
+      notes: arguments[CommandTable.notes] ?? "", createdAt: current.clock())
     try location.validate()
     let device = try session.openForWriting(reusing: current)
     try device.addLocation(location)
@@ -46,8 +46,7 @@ enum LocationEditCommand: StashHandler {
   static let path = ["location", "edit"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let changes = ["name", "latitude", "longitude", "radius", "notes"]
-    guard changes.contains(where: arguments.has) else {
+    guard CommandTable.locationEdit.options.contains(where: arguments.isGiven) else {
       throw UsageError(
         .missingOption,
         message: "Nothing to change for 'stash location edit'; give at least one option, such "
@@ -55,12 +54,13 @@ enum LocationEditCommand: StashHandler {
         path: path, rootName: CommandTable.root.name)
     }
     let device = try session.openForReading()
-    let location = try device.editLocation(arguments.positional("LOCATION") ?? "") { location in
-      if let name = arguments.string("name") { location.name = name }
-      if let latitude = arguments.decimal("latitude") { location.latitude = latitude }
-      if let longitude = arguments.decimal("longitude") { location.longitude = longitude }
-      if let radius = arguments.decimal("radius") { location.radius = radius }
-      if let notes = arguments.string("notes") { location.notes = notes }
+    let text = arguments[CommandTable.locationArgument]
+    let location = try device.editLocation(text) { location in
+      if let name = arguments[CommandTable.newName] { location.name = name }
+      if let latitude = arguments[CommandTable.latitude] { location.latitude = latitude }
+      if let longitude = arguments[CommandTable.longitude] { location.longitude = longitude }
+      if let radius = arguments[CommandTable.radius] { location.radius = radius }
+      if let notes = arguments[CommandTable.notes] { location.notes = notes }
     }
     let items = LocationView.itemCounts(device)[location.id] ?? 0
     LocationView.report("Changed location", location, items: items, session: session)
@@ -75,7 +75,7 @@ enum LocationDeleteCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForReading()
-    let location = try device.deleteLocation(arguments.positional("LOCATION") ?? "")
+    let location = try device.deleteLocation(arguments[CommandTable.locationArgument])
     let items = LocationView.itemCounts(device)[location.id] ?? 0
     let reminders = device.reminders().filter { $0.locationID == location.id }.count
     var extra = ""

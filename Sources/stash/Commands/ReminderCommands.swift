@@ -10,14 +10,14 @@ enum ReminderAddCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForReading()
-    let location = try device.location(arguments.string("location") ?? "")
-    let item = try arguments.string("item").map { text throws(StashError) in
+    let location = try device.location(arguments[CommandTable.reminderLocation])
+    let item = try arguments[CommandTable.reminderItem].map { text throws(StashError) in
       try device.item(text)
     }
     let reminder = Reminder(
-      locationID: location.id, itemID: item?.id, message: arguments.string("message") ?? "",
-      trigger: arguments.string("trigger").flatMap(ReminderTrigger.init(rawValue:)) ?? .arrive,
-      isEnabled: !arguments.flag("disabled"), createdAt: device.clock())
+      locationID: location.id, itemID: item?.id, message: arguments[CommandTable.message],
+      trigger: arguments[CommandTable.trigger].flatMap(ReminderTrigger.init(rawValue:)) ?? .arrive,
+      isEnabled: !arguments[CommandTable.disabled], createdAt: device.clock())
     try device.addReminder(reminder)
     ReminderView.report("Added reminder", reminder, device: device, session: session)
     return ExitStatus.done
@@ -50,7 +50,7 @@ enum ReminderDeleteCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForReading()
-    let reminder = try device.deleteReminder(arguments.positional("ID") ?? "")
+    let reminder = try device.deleteReminder(arguments[CommandTable.reminderID])
     ReminderView.report("Deleted reminder", reminder, device: device, session: session)
     return ExitStatus.done
   }

@@ -8,9 +8,9 @@ enum ShowCommand: StashHandler {
   static let path = ["show"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let device = try session.openForReading(
-      focus: [("item", arguments.positional("ITEM") ?? "")])
-    let stored = try device.storedRecord(arguments.positional("ITEM") ?? "", model: "item")
+    let text = arguments[CommandTable.item]
+    let device = try session.openForReading(focus: [("item", text)])
+    let stored = try device.storedRecord(text, model: "item")
     let item = try Item(record: stored.record)
     let names = Names(device, locationOf: item)
     if session.wantsJSON {

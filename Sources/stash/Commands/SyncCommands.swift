@@ -17,11 +17,9 @@ enum SyncCommand: StashHandler {
     } else {
       session.output.lines(lines(report))
     }
-    // A pass stopped by a damaged store or a busy folder says so the way every command does.
-    if let failure = report.passError, failure.category != .refused {
-      Failure.printError(failure.forPerson)
-      return failure.category == .damaged ? ExitStatus.damaged : ExitStatus.busy
-    }
+    // A pass stopped by a damaged store or a busy folder fails the way every command does
+    // (``Failure`` says it and maps it); a refused pass is in the output, and the run is done.
+    if let failure = report.passError, failure.category != .refused { throw failure }
     return ExitStatus.done
   }
 
@@ -132,7 +130,7 @@ enum SyncEnableCommand: StashHandler {
   static let path = ["sync", "enable"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let cloud = arguments.string("cloud") ?? ""
+    let cloud = arguments[CommandTable.cloud]
     // Checked before anything is created: a refused folder leaves no device folder behind.
     let reading = try session.openForReading()
     try reading.checkSharedFolder(cloud)

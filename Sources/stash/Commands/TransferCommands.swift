@@ -8,7 +8,7 @@ enum ExportCommand: StashHandler {
   static let path = ["export"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let format = TransferFormat(rawValue: arguments.string("format") ?? "") ?? .jsonl
+    let format = TransferFormat(rawValue: arguments[CommandTable.exportFormat]) ?? .jsonl
     let export = try session.openForReading().export(as: format)
     let lines = export.lines
     for item in export.photosLeftOut {
@@ -16,7 +16,7 @@ enum ExportCommand: StashHandler {
         "The photo of '\(item.name)' (\(item.id.rawValue.prefix(8))) is missing or damaged "
           + "here, so it is exported without its photo; 'stash doctor' says more")
     }
-    guard let output = arguments.string("output") else {
+    guard let output = arguments[CommandTable.output] else {
       session.output.lines(lines)
       return ExitStatus.done
     }
@@ -43,8 +43,8 @@ enum ImportCommand: StashHandler {
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let reading = try session.openForReading()
     let file = try DeviceFolder.readImport(
-      at: arguments.positional("FILE") ?? "",
-      format: arguments.string("format").flatMap(TransferFormat.init(rawValue:)),
+      at: arguments[CommandTable.file],
+      format: arguments[CommandTable.importFormat].flatMap(TransferFormat.init(rawValue:)),
       now: reading.clock())
     let device = try session.openForWriting(reusing: reading)
     let progress = ProgressLine("Importing", environment: session.environment)

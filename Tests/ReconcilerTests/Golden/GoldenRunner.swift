@@ -52,7 +52,7 @@ struct GoldenRunner {
       guard let reconciler else { return nil }
       return SyncCoordinator(mirrorStoreID: reconciler.mirror.storeID, bootstrapFlag: bootstrapFlag)
       {
-        request in
+        request throws(ReconcileError) in
         let report: PassReport
         switch request {
         case .full: report = try reconciler.reconcile()
