@@ -57,17 +57,22 @@ import Testing
 @Suite struct MeterCopyTests {
   let mac = "aa:bb:cc:dd:ee:ff"
 
+  /// The phone's folder copied as it is, opened on the devices' clock.
+  func copy(of devices: TwoMeterDevices) throws -> MeterFolder {
+    let copy = devices.root.appendingPathComponent("phone-copy").path
+    try FileManager.default.copyItem(
+      atPath: devices.root.appendingPathComponent("phone").path, toPath: copy)
+    return try MeterFolder(
+      at: copy,
+      options: .init(deviceName: "iPhone-copy", clock: { [clock = devices.clock] in clock.now }))
+  }
+
   @Test func aCopiedFolderNeitherRenewsNorDropsTheOriginalsLease() throws {
     try withTemporaryFolder { root in
       let devices = try TwoMeterDevices(root)
       try devices.phone.pair(mac: mac)
       _ = try devices.phone.connect(mac: mac)
-      let copy = root.appendingPathComponent("phone-copy").path
-      try FileManager.default.copyItem(
-        atPath: root.appendingPathComponent("phone").path, toPath: copy)
-      let copied = try MeterFolder(
-        at: copy,
-        options: .init(deviceName: "iPhone-copy", clock: { [clock = devices.clock] in clock.now }))
+      let copied = try copy(of: devices)
       devices.clock.advance(30)
       try copied.disconnect(mac: mac)
       #expect(try copied.meter(mac: mac)?.lease != nil, "the copy dropped the original's lease")
@@ -82,12 +87,7 @@ import Testing
       let devices = try TwoMeterDevices(root)
       try devices.phone.pair(mac: mac)
       #expect(try devices.phone.sighted(mac: mac))
-      let copy = root.appendingPathComponent("phone-copy").path
-      try FileManager.default.copyItem(
-        atPath: root.appendingPathComponent("phone").path, toPath: copy)
-      let copied = try MeterFolder(
-        at: copy,
-        options: .init(deviceName: "iPhone-copy", clock: { [clock = devices.clock] in clock.now }))
+      let copied = try copy(of: devices)
       #expect(try copied.sighted(mac: mac), "the copy's sighting is its own record")
       let meter = try #require(try copied.meter(mac: mac))
       let devicesSeen = Set(copied.sightings(of: meter).map(\.deviceID))

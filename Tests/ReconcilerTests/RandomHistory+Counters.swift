@@ -62,15 +62,7 @@ extension History {
   /// epoch's base plus every move made in that epoch. Also no cycles (checked by the mirror's
   /// invariants after every pass).
   mutating func checkMoves() {
-    var shown = [Record]()
-    for device in devices {
-      let local = device.stores.local.content
-      shown += local.rows.values.map(\.record)
-      shown += local.conflicts.values.filter { $0.state == .open }.flatMap {
-        $0.sides.compactMap(\.snapshot?.record)
-      }
-    }
-    for move in ledger.lost(shown: shown) { problems.append("lost move: \(move)") }
+    for move in ledger.lost(shown: shownRecords()) { problems.append("lost move: \(move)") }
     // A row that vanished without a tombstone (a drop) takes its unexported moves with it:
     // that loss is the drop's, which invariant 3 covers, so such records are not counted here.
     let open = Set(devices.flatMap { $0.stores.openConflicts.map(\.key) })
@@ -82,6 +74,17 @@ extension History {
         coverage.checkedCounts += 1
         if let problem = ledger.accountingProblem(of: record) { problems.append(problem) }
       }
+    }
+  }
+
+  /// Every record a device shows: its rows, and every side of its open conflicts.
+  func shownRecords() -> [Record] {
+    devices.flatMap { device in
+      let local = device.stores.local.content
+      return local.rows.values.map(\.record)
+        + local.conflicts.values.filter { $0.state == .open }.flatMap {
+          $0.sides.compactMap(\.snapshot?.record)
+        }
     }
   }
 

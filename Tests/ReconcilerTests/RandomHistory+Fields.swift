@@ -73,15 +73,7 @@ extension History {
   /// deletion concurrent with edits that end where the deleted record was (a set-back) wins,
   /// as in the model, whose equal values look alike.
   mutating func checkNotes() {
-    var shown = [Record]()
-    for device in devices {
-      let local = device.stores.local.content
-      shown += local.rows.values.map(\.record)
-      shown += local.conflicts.values.filter { $0.state == .open }.flatMap {
-        $0.sides.compactMap(\.snapshot?.record)
-      }
-    }
-    for edit in notes.lost(shown: shown, ignoring: everDropped.union(deletedOnPurpose)) {
+    for edit in notes.lost(shown: shownRecords(), ignoring: everDropped.union(deletedOnPurpose)) {
       problems.append("lost field edit: \(edit)")
     }
     coverage.notesEdits += notes.edits.count

@@ -9,6 +9,18 @@ extension GoldenCase {
   private static let third = DeviceID("00000000-0000-4000-8000-0000000000c1")!
   private static let fourth = DeviceID("00000000-0000-4000-8000-0000000000d1")!
 
+  /// This device set the agreed tube's notes to 'y' at minute 10 (exported, its checkpoint),
+  /// then back to '' at minute 20 (not synced yet); returns the agreed version.
+  private static func setNotesBack(_ b: CaseBuilder) throws -> MirrorVersion {
+    let agreed = try b.agreedVersion(tube().record)
+    let sent = tube(minutes: 10) { $0.notes = "y" }
+    try b.version(.record(sent.record), over: [agreed], author: Fixed.device, minutes: 10)
+    try b.editLocal(sent.record)
+    try b.checkpoint(.record(sent.record))
+    try b.editLocal(tube(minutes: 20).record)
+    return agreed
+  }
+
   /// Item 1 at `minutes`, changed by `change`.
   private static func tube(
     quantity: Int64 = 10, minutes: Double = 0, _ change: (inout Item) -> Void = { _ in }
@@ -78,12 +90,7 @@ extension GoldenCase {
         + "notes look unchanged, but a version on its way had another value: a set-back is a "
         + "change (rule 5), so the notes are in conflict instead of silently becoming 'z'."
     ) { b in
-      let agreed = try b.agreedVersion(tube().record)
-      let sent = tube(minutes: 10) { $0.notes = "y" }
-      try b.version(.record(sent.record), over: [agreed], author: Fixed.device, minutes: 10)
-      try b.editLocal(sent.record)
-      try b.checkpoint(.record(sent.record))
-      try b.editLocal(tube(minutes: 20).record)
+      let agreed = try setNotesBack(b)
       try b.version(.record(tube(minutes: 30) { $0.notes = "z" }.record), over: [agreed])
     },
     GoldenCase(
@@ -169,12 +176,7 @@ extension GoldenCase {
         + "change here and keep 'y' (the person's set-back lost, silently). The row is written "
         + "as a child of 'y' (rule 1); both leaves then hold '' and agree."
     ) { b in
-      let agreed = try b.agreedVersion(tube().record)
-      let sent = tube(minutes: 10) { $0.notes = "y" }
-      try b.version(.record(sent.record), over: [agreed], author: Fixed.device, minutes: 10)
-      try b.editLocal(sent.record)
-      try b.checkpoint(.record(sent.record))
-      try b.editLocal(tube(minutes: 20).record)
+      let agreed = try setNotesBack(b)
       try b.version(.record(tube(minutes: 20).record), over: [agreed], minutes: 20)
     },
   ]
