@@ -1,6 +1,7 @@
 import Foundation
 public import JSONLines
 public import MirrorStore
+import StashCrypto
 public import StashModel
 
 /// What an export did.
@@ -95,10 +96,17 @@ extension CloudFolder {
       try save(mirror) { _, transaction in
         transaction.markExporting(segment: relative, export: export)
       }
+      var bytes = segment.encoded(lines: lines)
+      if let keyring {
+        do {
+          bytes = try SealedSegment.seal(bytes, of: segment, key: keyring.current)
+        } catch {
+          throw .sealing(error.description)
+        }
+      }
       let published: SharedFiles.Published
       do {
-        published = try files.publish(
-          segment.encoded(lines: lines), as: relative, unique: export)
+        published = try files.publish(bytes, as: relative, unique: export)
       } catch {
         throw .io(error)
       }

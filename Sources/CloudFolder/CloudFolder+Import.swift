@@ -1,5 +1,6 @@
 public import JSONLines
 public import MirrorStore
+import StashCrypto
 public import StashModel
 
 /// What an import did.
@@ -28,6 +29,9 @@ public struct ImportReport: Hashable, Sendable {
   /// The import found something to read, reject or wait for, and wrote nothing because it was
   /// asked to hold back (``CloudFolder/importNew(into:deviceBlobs:at:holdingBack:post:progress:)``).
   public var heldBack = false
+  /// Keys this device lacks: segments sealed with them wait (and are read once the key is
+  /// entered), by id.
+  public var missingKeys: [String] = []
 
   /// A file (and the part of it) that was not applied, and why.
   public struct Rejection: Hashable, Sendable, CustomStringConvertible {
@@ -155,9 +159,15 @@ extension CloudFolder {
       alsoReading: try readSegmentsOfOtherZones(content, zone: zone)
     ).filter { !foreign.contains($0) }
     var otherZones = [(path: String, segment: Segment)]()
+    // The keys the folder names: a segment sealed with another key this device lacks is
+    // nobody's of this folder (rejected), not a rotation it was not given yet (waiting).
+    let announced = keyring == nil ? [] : Set(namedKeys())
     for (index, path) in unread.enumerated() {
       defer { progress(index + 1, unread.count) }
-      guard let segment = try segment(at: path, content: content, report: &plan.report) else {
+      guard
+        let segment = try segment(
+          at: path, content: content, announced: announced, report: &plan.report)
+      else {
         continue
       }
       if segment.zone != zone {
@@ -185,7 +195,7 @@ extension CloudFolder {
   /// Reads one segment file and sorts out what cannot be used: `nil` when it waits or is
   /// rejected (and `report` says so).
   private func segment(
-    at path: String, content: MirrorContent, report: inout ImportReport
+    at path: String, content: MirrorContent, announced: Set<KeyID>, report: inout ImportReport
   ) throws(CloudError) -> Segment? {
     let read: SharedFiles.Read
     do {
@@ -210,7 +220,22 @@ extension CloudFolder {
             + "segment may have"))
       return nil
     case .bytes(let bytes):
-      switch Segment.read(bytes, schemas: content.schemas) {
+      switch Segment.read(bytes, schemas: content.schemas, keyring: keyring) {
+      case .missingKey(let key) where !announced.contains(key):
+        report.rejected.append(
+          .init(
+            segment: path,
+            reason: "it is sealed with the key '\(key.hex)', which is not a key of this shared "
+              + "folder; it was not applied"))
+        return nil
+      case .missingKey(let key):
+        report.waiting.append(
+          .init(
+            segment: path,
+            reason: "it is sealed with the key '\(key.hex)', which this device lacks (the key "
+              + "was rotated): enter that key to read it"))
+        if !report.missingKeys.contains(key.hex) { report.missingKeys.append(key.hex) }
+        return nil
       case .incomplete(let reason):
         report.waiting.append(.init(segment: path, reason: "not complete yet: \(reason)"))
         return nil
@@ -225,6 +250,14 @@ extension CloudFolder {
               segment: path,
               reason: "it names device '\(segment.device.rawValue.prefix(8))' but lies in "
                 + "another device's folder"))
+          return nil
+        }
+        if segment.sealedWith != nil, Self.sequence(of: path) != segment.sequence {
+          report.rejected.append(
+            .init(
+              segment: path,
+              reason: "it is sealed as segment \(segment.sequence) but lies under another name "
+                + "(moved or replayed); it was not applied"))
           return nil
         }
         return segment

@@ -19,6 +19,9 @@ public struct StashError: Error, Hashable, Sendable, CustomStringConvertible {
     case busy
     /// A store file is damaged or too new to read (exit 4).
     case damaged
+    /// The shared folder is encrypted and this device lacks its key, or a key given is
+    /// wrong or not this folder's (exit 6).
+    case key
   }
 
   /// What kind of failure this is.
