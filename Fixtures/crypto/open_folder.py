@@ -93,8 +93,16 @@ def check_zone(folder, keys):
         later = json.load(open(os.path.join(announced, name), encoding="utf-8"))
         if later["key"] in keys and name == later["key"] + ".json" and later["zone"] == zone:
             aad = f"stash.key:{zone}:{later['key']}".encode()
-            check = bytes.fromhex(later["check"])
-            assert open_sealed(keys[later["key"]].segments, check, aad) == zone.encode()
+            key = keys[later["key"]]
+            assert open_sealed(key.segments, bytes.fromhex(later["check"]), aad) == zone.encode()
+            aad = f"stash.key.retired:{zone}:{later['key']}".encode()
+            retired = open_sealed(key.segments, bytes.fromhex(later["retired"]), aad)
+            print(f"# key {later['key']} retires {retired.decode()}")
+        if later.get("previous") in keys:
+            aad = f"stash.key.proof:{zone}:{later['previous']}:{later['key']}".encode()
+            proof = open_sealed(keys[later["previous"]].segments, bytes.fromhex(later["proof"]), aad)
+            assert proof == later["key"].encode()
+            print(f"# key {later['key']} was made by a holder of key {later['previous']}")
     return zone
 
 

@@ -70,6 +70,11 @@ extension CloudFolder {
     }
     let pending = content.pendingVersions
     guard !pending.isEmpty else { return report }
+    let lacking = lackingKeys
+    if !lacking.isEmpty {
+      report.stopped = .lacksKey(keys: lacking.map(\.hex))
+      return report
+    }
     // The mirror's lines are not re-hashed on open: what leaves for other devices is checked.
     do {
       try mirror.verify(pending)

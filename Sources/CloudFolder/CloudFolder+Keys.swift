@@ -112,34 +112,10 @@ extension CloudFolder {
     if zoneKey == key.id, KeyCheck.opens(file.check, zone: file.zone, key: key, kind: .zone) {
       return .zoneKey
     }
-    guard let check = announcement(of: key.id, zone: file.zone) else { return .wrong }
-    return KeyCheck.opens(check, zone: file.zone, key: key, kind: .key) ? .announced : .wrong
-  }
-
-  /// Every key the folder names: the one in `zone.json`, then those of `keys/`, by id.
-  ///
-  /// - Returns: The ids, the zone's first; empty for a plain folder.
-  public func namedKeys() -> [KeyID] {
-    guard let file = try? readZoneFile(), let zoneKey = file.key else { return [] }
-    var ids = [zoneKey]
-    if case .names(let names)? = try? files.list("keys") {
-      for name in names.sorted() where name.hasSuffix(".json") {
-        if let id = KeyID(hex: String(name.dropLast(5))), !ids.contains(id),
-          announcement(of: id, zone: file.zone) != nil
-        {
-          ids.append(id)
-        }
-      }
-    }
-    return ids
-  }
-
-  /// The keys the folder names that ``keyring`` lacks (a rotation this device has not been
-  /// given yet), by id.
-  public var lackingKeys: [KeyID] {
-    guard let keyring else { return [] }
-    let held = Set(keyring.ids)
-    return namedKeys().filter { !held.contains($0) }
+    guard let announcement = announcements(zone: file.zone).first(where: { $0.key == key.id })
+    else { return .wrong }
+    return KeyCheck.opens(announcement.check, zone: file.zone, key: key, kind: .key)
+      ? .announced : .wrong
   }
 
   /// Publishes `zone.json` for a new encrypted folder, sealed with ``keyring``'s current key.
@@ -159,38 +135,5 @@ extension CloudFolder {
           + "sync key, and a plain one is moved to a new empty folder")
     }
     try publishZone(zone ?? RecordID.make().rawValue)
-  }
-
-  /// Publishes `keys/<id>.json` for ``keyring``'s current key: the proof other devices check
-  /// it against when a person enters it, and the sign that devices without it lack a key.
-  ///
-  /// - Throws: ``CloudError`` when the folder has no encrypted zone file, or writing fails.
-  public func announceCurrentKey() throws(CloudError) {
-    guard let key = keyring?.current else { throw .notEncrypted(root) }
-    guard let file = try readZoneFile() else { throw .noZone(root) }
-    guard file.key != nil else { throw .notEncrypted(root) }
-    var object: JSONObject = [
-      "format": .string("stash.key"), "version": .integer(1), "zone": .string(file.zone),
-    ]
-    for (name, value) in try KeyCheck.seal(zone: file.zone, key: key, kind: .key) {
-      object.append(name, value)
-    }
-    do {
-      _ = try files.publish(
-        JSONWriter.bytes(.object(object)) + [10], as: "keys/\(key.id.hex).json",
-        unique: RecordID.make().rawValue)
-    } catch {
-      throw .io(error)
-    }
-  }
-
-  /// The sealed check of `keys/<id>.json`, when it is a well-formed key file of `zone`.
-  private func announcement(of id: KeyID, zone: String) -> [UInt8]? {
-    guard case .bytes(let bytes)? = try? files.read("keys/\(id.hex).json", limit: 4096),
-      case .object(let object)? = try? JSONParser.parse(bytes),
-      object["format"] == .string("stash.key"), object["version"] == .integer(1),
-      object["zone"] == .string(zone), let (key, check) = KeyCheck.parse(object), key == id
-    else { return nil }
-    return check
   }
 }

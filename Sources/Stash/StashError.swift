@@ -133,4 +133,8 @@ public enum Hint: Hashable, Sendable {
   /// Have this device join another zone of the shared folder (its id, or the first eight
   /// characters of it), once a person knows both zones are one inventory.
   case joinZone(zone: String)
+  /// Enter the encrypted folder's new key (a rotation made on another device).
+  case addKey
+  /// Join the encrypted folder with its sync key.
+  case joinWithKey
 }

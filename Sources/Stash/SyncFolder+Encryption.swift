@@ -93,7 +93,43 @@ extension SyncFolder {
     try checkFolderKeys(keys, at: path)
     var keyring = try folderKeyring() ?? FolderKeyring(keys: keys)!
     for key in keys { keyring.add(key) }
-    return try adopt(keyring, cloud: path)
+    var report = try adopt(keyring, cloud: path)
+    if report.versionsToExport == 0 {
+      report.versionsToExport = try exportAgainAfterRotation(
+        CloudFolder(root: path, fileSystem: fileSystem, keyring: keyring))
+    }
+    return report
+  }
+
+  /// Sets every version this device wrote to be exported again when it exported segments
+  /// with a retired key after a rotation (before it saw the rotation): the devices holding the
+  /// new key reject those, so their versions go out again, sealed with the new key.
+  ///
+  /// - Returns: The versions the next sync exports again, or 0.
+  private func exportAgainAfterRotation(_ cloud: CloudFolder) throws(StashError) -> Int {
+    guard let store = mirror.store else { return 0 }
+    let device = store.content.deviceID
+    guard let allowed = cloud.retiredAfter(for: device) else { return 0 }
+    let own = "devices/\(device.rawValue)/"
+    let late = store.content.exportedSegments.contains { path in
+      guard path.hasPrefix(own) else { return false }
+      return (Int64(path.dropFirst(own.count).prefix { $0.isNumber }) ?? 0) > allowed
+    }
+    guard late else { return 0 }
+    let proof: FolderLock.Held
+    do { proof = try lock.acquire() } catch { throw StashError(error) }
+    defer { lock.release(proof) }
+    let changes = store.content.changesForCompaction.map { change -> MirrorChange in
+      guard case .addVersion(let version, let pending) = change else { return change }
+      return .addVersion(version, pending: pending || version.author == device)
+    }
+    try rewrite(store.file, as: device, changes: changes) { path, reason in
+      StashError(
+        .refused,
+        "Could not rewrite '\(path)' to export this device's changes again (\(reason)); the "
+          + "key was added; enter it again")
+    }
+    return store.content.pending.count
   }
 
   /// Checks, writing nothing, that every key belongs to the encrypted folder `cloud`: a

@@ -90,6 +90,7 @@ extension SyncFolder {
     let clean =
       report.passRan && report.passError == nil && report.exportError == nil
       && report.exportStopped == nil && report.rejectedSegments.isEmpty
+      && report.missingKeys.isEmpty
       && report.waiting.isEmpty && report.photosMissing.isEmpty && report.duplicates == 0
       && !report.otherZones.contains(where: \.hasLiveSegments)
       && content.pending.isEmpty && content.lastImport != nil && content.lastExport != nil

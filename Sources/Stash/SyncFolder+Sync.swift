@@ -279,8 +279,8 @@ extension StashError {
     case .noZone: self.init(.refused, error.description, hint: .enableSync)
     case .newerZone, .otherZone, .io, .sealing:
       self.init(.refused, error.description)
-    case .encrypted, .notEncrypted:
-      self.init(.key, error.description)
+    case .encrypted: self.init(.key, error.description, hint: .joinWithKey)
+    case .notEncrypted: self.init(.key, error.description)
     }
   }
 }

@@ -128,6 +128,9 @@ extension Hint {
     case .joinZone(let zone):
       "if both are one inventory, run 'stash sync join-zone \(zone)' here (on the devices of one "
         + "zone only)"
+    case .addKey: "enter it with 'stash sync add-key --key-file FILE' ('-': standard input)"
+    case .joinWithKey:
+      "join it with 'stash sync enable --cloud DIR --key-file FILE' ('-': standard input)"
     }
   }
 }

@@ -27,7 +27,7 @@ import Testing
         contentsOf: pair.cloud.appendingPathComponent(segment), encoding: .isoLatin1)
       #expect(header.contains(#""key":"\#(newID)""#), "new files use the new key")
 
-      // B lacks the key: it says so, and keeps working locally.
+      // B lacks the key: it says so, reads and writes nothing there, and keeps working here.
       let lacking = try syncJSON(b)
       #expect(lacking["missingKeys"]?.elements.map(\.text) == [newID], "\(lacking)")
       let said = try b.run(["sync"])
@@ -38,27 +38,35 @@ import Testing
       #expect(try quantityOf(b, "Koleston 7/1") == 5)
       #expect(try b.run(["restock", "Koleston 7/1", "3"]).status == 0)
       #expect(try quantityOf(b, "Koleston 7/1") == 8)
-      _ = try syncJSON(b)
-      // What B sealed with the old key is still read by A, which holds both.
+      let stopped = try syncJSON(b)
+      #expect(stopped["exportStopped"]?.text?.contains(newID) == true, "\(stopped)")
       _ = try syncJSON(a)
-      #expect(try quantityOf(a, "Koleston 7/1") == 6)
+      #expect(try quantityOf(a, "Koleston 7/1") == 3)
 
-      // The new key entered on B: both in sync, both ways.
+      // The new key entered on B: both in sync, both ways, nothing lost.
       let newKeyFile = cli.folder.appendingPathComponent("new-key.txt")
       try Data((newKey + "\n").utf8).write(to: newKeyFile)
       let added = try b.run(["sync", "add-key", "--key-file", newKeyFile.path])
       #expect(added.status == 0, "\(added)")
       let caughtUp = try syncJSON(b)
       #expect(caughtUp["missingKeys"] == nil, "\(caughtUp)")
+      #expect(caughtUp["exportStopped"] == .null, "\(caughtUp)")
       #expect(try quantityOf(b, "Koleston 7/1") == 6)
+      _ = try syncJSON(a)
+      #expect(try quantityOf(a, "Koleston 7/1") == 6)
       #expect(try b.run(["consume", "Koleston 7/1"]).status == 0)
       _ = try syncJSON(b)
       _ = try syncJSON(a)
       #expect(try quantityOf(a, "Koleston 7/1") == 5)
       #expect(try quantityOf(b, "Koleston 7/1") == 5)
+      let bID = try #require(try b.device(create: false).deviceID).rawValue
+      let newest = try #require(segments(in: pair.cloud, of: bID).last)
+      let bHeader = try String(
+        contentsOf: pair.cloud.appendingPathComponent(newest), encoding: .isoLatin1)
+      #expect(bHeader.contains(#""key":"\#(newID)""#), "B seals with the new key")
 
-      // A device given only the old key reads the old files and waits for the rest; one given
-      // a device's whole key file reads everything.
+      // A device given only the old key reads nothing and says it lacks the new one; one
+      // given a device's whole key file reads everything.
       var old = cli
       old.home = cli.folder.appendingPathComponent("device-old")
       #expect(
@@ -66,7 +74,7 @@ import Testing
           .status == 0)
       let partial = try syncJSON(old)
       #expect(partial["missingKeys"]?.elements.map(\.text) == [newID], "\(partial)")
-      #expect(try quantityOf(old, "Koleston 7/1") != nil)
+      #expect(try quantityOf(old, "Koleston 7/1") == nil)
       var full = cli
       full.home = cli.folder.appendingPathComponent("device-full")
       let keys = a.home.appendingPathComponent("sync-keys").path
