@@ -125,6 +125,15 @@ extension CloudFolder {
     return lacking
   }
 
+  /// The name under `blobs/` this device writes the photo as: its SHA-256 in a plain folder,
+  /// its keyed name (with the current key) in an encrypted one.
+  ///
+  /// - Parameter photo: The photo.
+  /// - Returns: The file name, without `blobs/`.
+  public func sharedPhotoName(_ photo: BlobRef) -> String {
+    String(files.photoPath(photo).dropFirst("blobs/".count))
+  }
+
   /// Publishes `lacking` photos again (see ``lackingPhotos(in:deviceBlobs:knownIntact:)``).
   ///
   /// - Returns: The photos published.

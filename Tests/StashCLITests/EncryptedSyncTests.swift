@@ -123,6 +123,7 @@ import Testing
       ])
       #expect(wrong.status == 6, "\(wrong)")
       #expect(wrong.standardError.contains("not a key of the shared folder"), "\(wrong)")
+      #expect(!(wrong.standardOutput + wrong.standardError).contains(other.keyText))
       // A typo the sync key's check catches.
       var typo = Array(pair.keyText)
       typo[3] = typo[3] == "A" ? "B" : "A"
@@ -132,6 +133,8 @@ import Testing
         "sync", "enable", "--cloud", pair.cloud.path, "--key-file", typoFile.path,
       ])
       #expect(mistyped.status == 6, "\(mistyped)")
+      #expect(!(mistyped.standardOutput + mistyped.standardError).contains(String(typo)))
+      #expect(!mistyped.standardError.contains(String(typo.prefix(11))), "\(mistyped)")
       // A missing key file.
       let missing = try d.run([
         "sync", "enable", "--cloud", pair.cloud.path, "--key-file", "/nonexistent/key",
@@ -219,7 +222,23 @@ import Testing
       outputs.append(try pair.b.run(["sync", "add-key", "--key-file", pair.keyFile.path]))
       outputs.append(
         try pair.b.run(["sync", "add-key", "--key-file", pair.keyFile.path, "--json"]))
+      // A rotation's --json output names the new key by id only; the key file holds it.
+      let rotated = try pair.a.run(["sync", "rotate-key", "--json"])
+      #expect(rotated.status == 0, "\(rotated)")
+      outputs.append(rotated)
+      let keyLines = try String(
+        contentsOf: pair.a.home.appendingPathComponent("sync-keys"), encoding: .utf8
+      ).split(separator: "\n").filter { !$0.hasPrefix("#") }
+      let newKey = try #require(keyLines.last.map(String.init))
+      #expect(newKey != pair.keyText)
+      #expect(try rotated.json()["keyID"]?.text?.count == 16)
+      outputs.append(try pair.a.run(["sync", "status", "--json"]))
       let squeezed = pair.keyText.replacingOccurrences(of: "-", with: "")
+      for run in outputs {
+        let all = run.standardOutput + run.standardError
+        #expect(!all.contains(newKey), "\(run)")
+        #expect(!all.contains(newKey.replacingOccurrences(of: "-", with: "")), "\(run)")
+      }
       for run in outputs {
         let all = run.standardOutput + run.standardError
         #expect(!all.contains(pair.keyText) && !all.contains(squeezed), "\(run)")
