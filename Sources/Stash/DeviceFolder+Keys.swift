@@ -33,6 +33,13 @@ extension DeviceFolder {
     try folder.checkNewEncryptedFolder(cloud)
   }
 
+  /// Checks, writing nothing, that a key rotation can be made here.
+  ///
+  /// - Throws: ``StashError`` as ``SyncFolder/checkRotation()`` does.
+  public func checkRotation() throws(StashError) {
+    try folder.checkRotation()
+  }
+
   /// Makes a new key for the encrypted shared folder.
   ///
   /// - Throws: ``StashError`` as ``SyncFolder/rotateFolderKey()`` does.

@@ -196,14 +196,8 @@ extension SyncFolder {
   /// - Throws: ``StashError`` when sync is off, the folder is not encrypted here, or the key
   ///   cannot be announced or kept.
   public func rotateFolderKey() throws(StashError) -> KeyChangeReport {
-    guard let path = settings.cloudFolder else {
-      throw StashError(
-        .refused, "No shared folder is set; turn sync on with one", hint: .enableSync)
-    }
-    guard var keyring = try folderKeyring() else {
-      throw StashError(
-        .key, "This device holds no key: the shared folder '\(path)' is not encrypted here")
-    }
+    let (path, held) = try rotationParts()
+    var keyring = held
     let key: FolderKey
     do { key = try FolderKey.random() } catch { throw .refused(error.description) }
     keyring.add(key)
@@ -213,6 +207,28 @@ extension SyncFolder {
       throw StashError(error)
     }
     return try adopt(keyring, cloud: path)
+  }
+
+  /// Checks, writing nothing, that a rotation can be made: sync is set up with a shared
+  /// folder and this device holds its keys (a folder opened for reading can check, so that a
+  /// refusal creates nothing).
+  ///
+  /// - Throws: ``StashError`` as ``rotateFolderKey()`` refuses.
+  public func checkRotation() throws(StashError) {
+    _ = try rotationParts()
+  }
+
+  /// The shared folder and the keys a rotation starts from.
+  private func rotationParts() throws(StashError) -> (String, FolderKeyring) {
+    guard let path = settings.cloudFolder else {
+      throw StashError(
+        .refused, "No shared folder is set; turn sync on with one", hint: .enableSync)
+    }
+    guard let keyring = try folderKeyring() else {
+      throw StashError(
+        .key, "This device holds no key: the shared folder '\(path)' is not encrypted here")
+    }
+    return (path, keyring)
   }
 
   /// Keeps `keyring`, records `cloud` as the shared folder, and when it is another folder

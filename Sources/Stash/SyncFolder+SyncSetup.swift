@@ -175,10 +175,12 @@ extension SyncFolder {
     return status
   }
 
-  /// How `cloud` is encrypted, as status shows it; `nil` for a plain folder and no keys.
+  /// How `cloud` is encrypted, as status shows it; `nil` when this device holds no key (a
+  /// plain folder, read no more than before; a device without the key for an encrypted one
+  /// has the folder problem that says so).
   func encryptionStatus(_ cloud: CloudFolder) -> EncryptionStatus? {
+    guard cloud.keyring != nil else { return nil }
     let folderKey = try? cloud.zoneKeyID()
-    guard cloud.keyring != nil || folderKey != nil else { return nil }
     return EncryptionStatus(
       currentKey: cloud.keyring?.current.id.hex, heldKeys: cloud.keyring?.ids.map(\.hex) ?? [],
       folderKey: folderKey?.hex, missingKeys: cloud.lackingKeys.map(\.hex))

@@ -94,7 +94,10 @@ enum SyncRotateKeyCommand: StashHandler {
   static let path = ["sync", "rotate-key"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let device = try session.openForWriting()
+    // Refused before anything is created: no shared folder, or no key here.
+    let reading = try session.openForReading()
+    try reading.checkRotation()
+    let device = try session.openForWriting(reusing: reading)
     let report = try device.rotateFolderKey()
     let folder = device.settings.cloudFolder ?? ""
     if session.wantsJSON {

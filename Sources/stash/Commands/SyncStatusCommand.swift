@@ -147,11 +147,6 @@ enum SyncStatusCommand: StashHandler {
         + (encryption.heldKeys.count > 1
           ? " (this device holds \(encryption.heldKeys.count) keys)" : "")
     ]
-    if encryption.currentKey == nil {
-      lines.append(
-        "This device holds no key for the encrypted folder (key \(encryption.folderKey ?? "-")); "
-          + "join it with 'stash sync enable --cloud DIR --key-file FILE'")
-    }
     for key in encryption.missingKeys {
       lines.append(
         "This device lacks the shared folder's key '\(key)' (the key was rotated); enter it "

@@ -184,6 +184,20 @@ enum FuzzOracle {
       Paths.resolved($0, relativeTo: sandbox.workingFolder)
     }
     if fuzz.command.path.first == "sync" { roots.append(Paths.resolved(sandbox.root + "/cloud")) }
+    // `sync enable --encrypt --cloud DIR` publishes the new folder's zone.json in DIR.
+    if fuzz.command.path == ["sync", "enable"] {
+      for (index, token) in fuzz.arguments.enumerated() {
+        var named: Bytes?
+        if token == "--cloud", index + 1 < fuzz.arguments.count {
+          named = fuzz.arguments[index + 1]
+        } else if token.raw.starts(with: Array("--cloud=".utf8)) {
+          named = Bytes(raw: Array(token.raw.dropFirst(8)))
+        }
+        if let text = named?.text, !text.isEmpty {
+          roots.append(Paths.resolved(text, relativeTo: sandbox.workingFolder))
+        }
+      }
+    }
     if let output = exportOutput(of: fuzz, sandbox: sandbox) { roots.append(output) }
     return roots
   }
