@@ -20,6 +20,9 @@ import Testing
       let newKey = try #require(EncryptedPair.syncKey(in: rotated.standardOutput))
       let newID = try #require(EncryptedPair.keyID(in: rotated.standardOutput))
       #expect(newKey != pair.keyText && newID != pair.keyID)
+      // B's last sync was clean and sealed, and only keys/ changed: it still notices.
+      let noticed = try syncJSON(b)
+      #expect(noticed["missingKeys"]?.elements.map(\.text) == [newID], "\(noticed)")
       #expect(try a.run(["consume", "Koleston 7/1", "2"]).status == 0)
       let exported = try syncJSON(a)
       let segment = try #require(exported["segment"]?.text)
