@@ -31,8 +31,10 @@ let package = Package(
     // both stores.
     .target(
       name: "Reconciler", dependencies: ["StashModel", "JSONLines", "LocalStore", "MirrorStore"]),
-    // The transport: mirror versions through a shared folder. Imports MirrorStore only.
-    .target(name: "CloudFolder", dependencies: ["StashModel", "JSONLines", "MirrorStore"]),
+    // The transport: mirror versions through a shared folder, sealed when the folder is
+    // encrypted. Imports MirrorStore only.
+    .target(
+      name: "CloudFolder", dependencies: ["StashModel", "JSONLines", "MirrorStore", "StashCrypto"]),
     // ChaCha20-Poly1305, XChaCha20-Poly1305, HMAC and HKDF (SHA-256), the folder key and its
     // sync key text. Knows nothing of files or folders.
     .target(name: "StashCrypto", dependencies: ["StashModel"]),
@@ -41,10 +43,12 @@ let package = Package(
       name: "Stash",
       dependencies: [
         "StashModel", "JSONLines", "LocalStore", "MirrorStore", "Reconciler", "CloudFolder",
+        "StashCrypto",
       ]),
     // The small table-driven command-line parser the `stash` tool is built on.
     .target(name: "ArgumentParsing"),
-    .executableTarget(name: "stash", dependencies: ["ArgumentParsing", "Stash", "StashModel"]),
+    .executableTarget(
+      name: "stash", dependencies: ["ArgumentParsing", "Stash", "StashModel", "StashCrypto"]),
     .executableTarget(
       name: "StashBench",
       dependencies: [
@@ -82,7 +86,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "CloudFolderTests",
-      dependencies: ["CloudFolder", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport"]),
+      dependencies: [
+        "CloudFolder", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport", "StashCrypto",
+      ]),
     .testTarget(name: "StashTests", dependencies: ["Stash", "LocalStore", "MirrorStore", "Reconciler", "CloudFolder", "JSONLines", "StashModel", "StashTestSupport", "StashWorkload"]),
     .testTarget(
       name: "MeterSettingsTests",
@@ -94,6 +100,7 @@ let package = Package(
       name: "StashCLITests",
       dependencies: [
         "Stash", "StashModel", "StashTestSupport", "JSONLines", "LocalStore", "MirrorStore",
+        "StashCrypto",
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -27,6 +27,14 @@ public enum CloudError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A version the mirror would export cannot be trusted (a hand edit of `cloud.store`):
   /// nothing was exported.
   case untrustedVersion(UntrustedVersion)
+  /// The folder is encrypted (its `zone.json` names key `key`) and this device holds no key
+  /// for it.
+  case encrypted(folder: String, key: String)
+  /// This device holds a key for an encrypted folder, but the folder's `zone.json` is plain
+  /// (a plain folder, or one whose zone file was replaced): nothing is read or written.
+  case notEncrypted(String)
+  /// Sealing failed (the system's random generator failed); the reason names no secret.
+  case sealing(String)
 
   public var description: String {
     switch self {
@@ -56,6 +64,15 @@ public enum CloudError: Error, Hashable, Sendable, CustomStringConvertible {
       "The mirror could not be saved: \(error)"
     case .untrustedVersion(let error):
       "Nothing was exported: \(error)"
+    case .encrypted(let folder, let key):
+      "The shared folder '\(folder)' is encrypted (key '\(key)') and this device holds no key "
+        + "for it; nothing was read or written; join it with its sync key in a file"
+    case .notEncrypted(let folder):
+      "This device syncs an encrypted folder, but the zone file of '\(folder)' is not "
+        + "encrypted (a plain folder, or its zone file was replaced); nothing was read or "
+        + "written; check the folder, or turn sync on again with an encrypted one"
+    case .sealing(let reason):
+      "Nothing was exported: \(reason)"
     }
   }
 }

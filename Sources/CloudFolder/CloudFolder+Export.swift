@@ -1,6 +1,7 @@
 import Foundation
 public import JSONLines
 public import MirrorStore
+import StashCrypto
 public import StashModel
 
 /// What an export did.
@@ -69,6 +70,11 @@ extension CloudFolder {
     }
     let pending = content.pendingVersions
     guard !pending.isEmpty else { return report }
+    let lacking = lackingKeys
+    if !lacking.isEmpty {
+      report.stopped = .lacksKey(keys: lacking.map(\.hex))
+      return report
+    }
     // The mirror's lines are not re-hashed on open: what leaves for other devices is checked.
     do {
       try mirror.verify(pending)
@@ -95,10 +101,17 @@ extension CloudFolder {
       try save(mirror) { _, transaction in
         transaction.markExporting(segment: relative, export: export)
       }
+      var bytes = segment.encoded(lines: lines)
+      if let keyring {
+        do {
+          bytes = try SealedSegment.seal(bytes, of: segment, key: keyring.current)
+        } catch {
+          throw .sealing(error.description)
+        }
+      }
       let published: SharedFiles.Published
       do {
-        published = try files.publish(
-          segment.encoded(lines: lines), as: relative, unique: export)
+        published = try files.publish(bytes, as: relative, unique: export)
       } catch {
         throw .io(error)
       }

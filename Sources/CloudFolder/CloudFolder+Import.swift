@@ -1,5 +1,6 @@
 public import JSONLines
 public import MirrorStore
+import StashCrypto
 public import StashModel
 
 /// What an import did.
@@ -28,6 +29,9 @@ public struct ImportReport: Hashable, Sendable {
   /// The import found something to read, reject or wait for, and wrote nothing because it was
   /// asked to hold back (``CloudFolder/importNew(into:deviceBlobs:at:holdingBack:post:progress:)``).
   public var heldBack = false
+  /// Keys this device lacks: segments sealed with them wait (and are read once the key is
+  /// entered), by id.
+  public var missingKeys: [String] = []
 
   /// A file (and the part of it) that was not applied, and why.
   public struct Rejection: Hashable, Sendable, CustomStringConvertible {
@@ -155,9 +159,24 @@ extension CloudFolder {
       alsoReading: try readSegmentsOfOtherZones(content, zone: zone)
     ).filter { !foreign.contains($0) }
     var otherZones = [(path: String, segment: Segment)]()
+    // The keys the folder names: a segment sealed with another key this device lacks is
+    // nobody's of this folder (rejected), not a rotation it was not given yet (waiting).
+    let announced = keyring == nil ? [] : Set(namedKeys())
+    let lacking = announced.subtracting(keyring?.ids ?? [])
+    let retired = keyring == nil ? [:] : retirements()
+    if !lacking.isEmpty {
+      // A rotation this device was not given: it reads nothing until it holds the key (what
+      // a revoked device wrote with an old key cannot be told apart without it).
+      plan.report.missingKeys = lacking.map(\.hex).sorted()
+      return plan
+    }
     for (index, path) in unread.enumerated() {
       defer { progress(index + 1, unread.count) }
-      guard let segment = try segment(at: path, content: content, report: &plan.report) else {
+      guard
+        let segment = try segment(
+          at: path, content: content, announced: announced, retired: retired,
+          report: &plan.report)
+      else {
         continue
       }
       if segment.zone != zone {
@@ -180,56 +199,6 @@ extension CloudFolder {
     }
     plan.sortOtherZones(otherZones, binding: binding, content: content)
     return plan
-  }
-
-  /// Reads one segment file and sorts out what cannot be used: `nil` when it waits or is
-  /// rejected (and `report` says so).
-  private func segment(
-    at path: String, content: MirrorContent, report: inout ImportReport
-  ) throws(CloudError) -> Segment? {
-    let read: SharedFiles.Read
-    do {
-      read = try files.read(path, limit: CloudLimits.segmentBytes)
-    } catch {
-      report.rejected.append(.init(segment: path, reason: "it cannot be read: \(error.reason)"))
-      return nil
-    }
-    switch read {
-    case .missing:
-      return nil
-    case .notRegular(let culprit, let kind):
-      let what = culprit == path ? "it" : "'\(culprit)'"
-      report.rejected.append(
-        .init(segment: path, reason: "\(what) is a \(kind.noun), not a regular file"))
-      return nil
-    case .tooLarge(let size):
-      report.rejected.append(
-        .init(
-          segment: path,
-          reason: "it is \(size) bytes, more than the \(CloudLimits.segmentBytes >> 20) MiB a "
-            + "segment may have"))
-      return nil
-    case .bytes(let bytes):
-      switch Segment.read(bytes, schemas: content.schemas) {
-      case .incomplete(let reason):
-        report.waiting.append(.init(segment: path, reason: "not complete yet: \(reason)"))
-        return nil
-      case .damaged(let reason):
-        report.rejected.append(.init(segment: path, reason: reason))
-        return nil
-      case .complete(let segment):
-        let folder = path.split(separator: "/").dropFirst().first.map(String.init)
-        guard segment.device.rawValue == folder else {
-          report.rejected.append(
-            .init(
-              segment: path,
-              reason: "it names device '\(segment.device.rawValue.prefix(8))' but lies in "
-                + "another device's folder"))
-          return nil
-        }
-        return segment
-      }
-    }
   }
 
   /// The segment's versions that pass the checks a local edit gets, by record; every other

@@ -17,6 +17,9 @@ public enum OwnFolderProblem: Hashable, Sendable, CustomStringConvertible {
   case missing(device: DeviceID, segments: [String])
   /// This device's folder in the shared folder is a link or a special file.
   case unsafe(path: String, kind: FileKind)
+  /// The encrypted folder names keys this device lacks (a rotation it was not given yet):
+  /// what it would write could be rejected, so it writes nothing until the key is entered.
+  case lacksKey(keys: [String])
 
   public var description: String {
     switch self {
@@ -36,6 +39,9 @@ public enum OwnFolderProblem: Hashable, Sendable, CustomStringConvertible {
     case .unsafe(let path, let kind):
       "'\(path)' in the shared folder is a \(kind.noun) where this device's folder should be; "
         + "sync never writes through it, so nothing was exported; remove it, then sync again"
+    case .lacksKey(let keys):
+      "The shared folder's key was rotated and this device lacks the new key '\(keys[0])': "
+        + "nothing was read or exported, the inventory here works as usual; enter the new key"
     }
   }
 }

@@ -1,5 +1,6 @@
 public import JSONLines
 public import MirrorStore
+import StashCrypto
 public import StashModel
 
 /// A photo that versions in the mirror name, that this device holds, and that the shared
@@ -36,10 +37,10 @@ extension CloudFolder {
   func publishPhoto(_ blob: BlobRef, from deviceBlobs: BlobStore) throws(CloudError)
     -> PhotoPublication
   {
-    let relative = SharedFiles.photoPath(blob)
+    let relative = files.photoPath(blob)
     do throws(FileSystemError) {
       if try files.check(blob) == .intact { return .intact }
-      let bytes: [UInt8]
+      var bytes: [UInt8]
       do throws(BlobError) {
         bytes = try deviceBlobs.read(blob)
       } catch {
@@ -57,6 +58,14 @@ extension CloudFolder {
       }
       if let kind = try files.kind(of: relative), kind != .directory {
         try fileSystem.removeFile(files.absolute(relative))
+      }
+      if let key = keyring?.current {
+        do throws(CryptoError) {
+          bytes = try SharedFiles.sealPhoto(bytes, ref: blob, key: key)
+        } catch {
+          throw FileSystemError(
+            operation: "seal", path: relative, code: 0, reason: error.description)
+        }
       }
       switch try files.publish(bytes, as: relative, unique: RecordID.make().rawValue) {
       case .published: return .published
@@ -104,7 +113,7 @@ extension CloudFolder {
       case .damaged(let reason)?:
         lacking.append(LackingPhoto(photo: ref, problem: reason))
       case .waiting(let reason)?:
-        let there = try? files.kind(of: SharedFiles.photoPath(ref))
+        let there = try? files.kind(of: files.photoPath(ref))
         lacking.append(
           LackingPhoto(
             photo: ref,
@@ -114,6 +123,15 @@ extension CloudFolder {
       }
     }
     return lacking
+  }
+
+  /// The name under `blobs/` this device writes the photo as: its SHA-256 in a plain folder,
+  /// its keyed name (with the current key) in an encrypted one.
+  ///
+  /// - Parameter photo: The photo.
+  /// - Returns: The file name, without `blobs/`.
+  public func sharedPhotoName(_ photo: BlobRef) -> String {
+    String(files.photoPath(photo).dropFirst("blobs/".count))
   }
 
   /// Publishes `lacking` photos again (see ``lackingPhotos(in:deviceBlobs:knownIntact:)``).

@@ -19,7 +19,8 @@ extension SharedFiles {
   /// Checks a shared photo without keeping its bytes: the size first, then the digest, read
   /// in pieces (a photo of the largest size costs a small buffer, not its size in memory).
   func check(_ ref: BlobRef) throws(FileSystemError) -> SharedPhoto {
-    try withPhoto(ref) { (descriptor, size) throws(FileSystemError) in
+    if let keyring { return try readSealedPhoto(ref, keyring: keyring).1 }
+    return try withPhoto(ref) { (descriptor, size) throws(FileSystemError) in
       var hasher = SHA256()
       var offset: Int64 = 0
       while offset < size {
@@ -36,6 +37,7 @@ extension SharedFiles {
   /// Reads a shared photo whole, if it is intact (its size is at most
   /// ``CloudLimits/photoBytes``: checked before anything is read).
   func readPhoto(_ ref: BlobRef) throws(FileSystemError) -> ([UInt8]?, SharedPhoto) {
+    if let keyring { return try readSealedPhoto(ref, keyring: keyring) }
     let (bytes, state) = try withPhoto(ref) { (descriptor, size) throws(FileSystemError) in
       let bytes = try fileSystem.read(descriptor, count: Int(size), at: 0)
       return bytes.count == size && SHA256.hash(bytes) == ref.digest ? bytes : nil

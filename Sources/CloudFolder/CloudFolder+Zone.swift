@@ -1,5 +1,6 @@
 import JSONLines
 import MirrorStore
+import StashCrypto
 import StashModel
 
 /// The zone a device syncs in a shared folder, and what the folder's `zone.json` names.
@@ -12,8 +13,9 @@ struct ZoneBinding {
 }
 
 extension CloudFolder {
-  /// The newest `zone.json` format this code reads and writes.
-  static let zoneFormatVersion: Int64 = 1
+  /// The newest `zone.json` format this code reads and writes: 2, an encrypted folder's
+  /// (a plain folder's is still written as 1).
+  static let zoneFormatVersion: Int64 = 2
 
   /// The zone identifier, creating `zone.json` if the folder has none and `create` allows.
   ///
@@ -35,10 +37,13 @@ extension CloudFolder {
   /// Publishes `zone.json` naming `zone`, unless a file of that name is there (then that one
   /// stays: it is never replaced).
   func publishZone(_ zone: String) throws(CloudError) {
-    let object: JSONObject = [
-      "format": .string("stash.zone"), "version": .integer(Self.zoneFormatVersion),
+    var object: JSONObject = [
+      "format": .string("stash.zone"), "version": .integer(keyring == nil ? 1 : 2),
       "zone": .string(zone),
     ]
+    if let key = keyring?.current {
+      object.append("encryption", .object(try KeyCheck.seal(zone: zone, key: key, kind: .zone)))
+    }
     do {
       // Published here, or by another device first: either way the file there is the zone.
       _ = try files.publish(
@@ -81,8 +86,27 @@ extension CloudFolder {
     return false
   }
 
-  /// Reads `zone.json` as untrusted input; `nil` when there is none.
+  /// Reads `zone.json` as untrusted input; `nil` when there is none. A folder whose zone file
+  /// is encrypted is refused without a key, and one whose zone file is plain with one.
   private func readZone() throws(CloudError) -> String? {
+    guard let file = try readZoneFile() else { return nil }
+    switch (file.key, keyring) {
+    case (let key?, nil): throw .encrypted(folder: root, key: key.hex)
+    case (nil, _?): throw .notEncrypted(root)
+    default: return file.zone
+    }
+  }
+
+  /// What `zone.json` says: the zone, and for an encrypted folder its first key's id and the
+  /// check sealed with it.
+  struct ZoneFile {
+    let zone: String
+    var key: KeyID?
+    var check: [UInt8] = []
+  }
+
+  /// Reads `zone.json` as untrusted input; `nil` when there is none.
+  func readZoneFile() throws(CloudError) -> ZoneFile? {
     let read: SharedFiles.Read
     do {
       read = try files.read("zone.json", limit: CloudLimits.zoneFileBytes)
@@ -118,6 +142,12 @@ extension CloudFolder {
     guard case .string(let zone)? = object["zone"], RecordID(zone) != nil else {
       throw .damagedZone(zonePath, problem: "its zone identifier is missing or damaged")
     }
-    return zone
+    guard version >= 2 else { return ZoneFile(zone: zone) }
+    guard case .object(let encryption)? = object["encryption"],
+      let (key, check) = KeyCheck.parse(encryption)
+    else {
+      throw .damagedZone(zonePath, problem: "its encryption part is missing or damaged")
+    }
+    return ZoneFile(zone: zone, key: key, check: check)
   }
 }

@@ -8,6 +8,10 @@
 //   <cloud>/zone.json                       the zone's identity, written once
 //   <cloud>/devices/<deviceID>/<seq>.jsonl  one export segment: versions, never replaced
 //   <cloud>/blobs/<sha256>                  photo bytes, never replaced, verified on read
+//   <cloud>/keys/<keyid>.json               an encrypted folder's later keys (rotations)
+//
+// An encrypted folder (zone.json version 2) seals every segment and photo with a key this
+// device holds (`FolderKeyring`); see `SealedSegment` and `SharedFiles+SealedPhotos`.
 //
 // The folder is untrusted input (see `SharedFiles`): only regular files are read, never
 // through a link, each after a size check (`CloudLimits`); every imported version is checked
@@ -25,15 +29,26 @@ public struct CloudFolder: Sendable {
   /// The folder's path.
   public let root: String
   let fileSystem: any FileSystem
+  /// The folder's keys when it is encrypted (this device holds a key file), else `nil`.
+  public let keyring: FolderKeyring?
 
   /// The shared folder at `root`.
-  public init(root: String, fileSystem: any FileSystem = POSIXFileSystem()) {
+  ///
+  /// - Parameters:
+  ///   - root: The folder's path.
+  ///   - fileSystem: Where files are read and written.
+  ///   - keyring: The keys of an encrypted folder: then everything is sealed on the way out,
+  ///     and only what opens under one of these keys is read; `nil` for a plain folder.
+  public init(
+    root: String, fileSystem: any FileSystem = POSIXFileSystem(), keyring: FolderKeyring? = nil
+  ) {
     self.root = root
     self.fileSystem = fileSystem
+    self.keyring = keyring
   }
 
   /// Reading and writing inside the folder, with its checks.
-  var files: SharedFiles { SharedFiles(root: root, fileSystem: fileSystem) }
+  var files: SharedFiles { SharedFiles(root: root, fileSystem: fileSystem, keyring: keyring) }
 
   /// The zone file's path.
   var zonePath: String { root + "/zone.json" }

@@ -1,4 +1,5 @@
 import MirrorStore
+import StashCrypto
 import StashModel
 
 /// One export segment: a header line, then one line per version.
@@ -23,6 +24,10 @@ struct Segment {
   /// The newest segment format this code reads and writes: 3 (counters); it reads 1 (versions
   /// without ids) and 2 (plain integer quantities) too.
   static let formatVersion: Int64 = 3
+  /// The format of a sealed segment (an encrypted folder's): a header line naming the key and
+  /// the sealed length, then a format-3 segment sealed with XChaCha20-Poly1305
+  /// (``SealedSegment``).
+  static let sealedFormatVersion: Int64 = 4
 
   let zone: String
   let device: DeviceID
@@ -30,6 +35,8 @@ struct Segment {
   let versions: [MirrorVersion]
   /// The export identifier, when the writer recorded one.
   var export: String?
+  /// The key the segment was sealed with, when it came from an encrypted folder.
+  var sealedWith: KeyID?
   /// The writing device's name and when it wrote the segment, when the writer said.
   var writer: Writer
 
@@ -117,6 +124,9 @@ enum SegmentReading {
   case incomplete(String)
   /// Complete but wrong: never applied.
   case damaged(String)
+  /// Sealed with a key this device does not hold (a newer one, after a rotation): read again
+  /// once the key is entered.
+  case missingKey(KeyID)
 }
 
 extension Segment {
@@ -129,6 +139,9 @@ extension Segment {
     let count: Int
     let export: String?
     let writer: Writer
+    /// The key a sealed segment (format 4) is sealed with, and how many sealed bytes follow
+    /// the header line.
+    var sealed: (key: KeyID, byteCount: Int)?
 
     /// Reads a header line.
     static func parse(_ line: some Collection<UInt8>) -> Result<Header, SegmentProblem> {
@@ -144,7 +157,7 @@ extension Segment {
       guard version >= 1 else {
         return .failure(SegmentProblem("it has format version \(version), which does not exist"))
       }
-      guard version <= Segment.formatVersion else {
+      guard version <= Segment.sealedFormatVersion else {
         return .failure(
           SegmentProblem(
             "it has format version \(version), newer than this stash reads; update stash "
@@ -169,10 +182,17 @@ extension Segment {
       writer.written = header["written"]?.exactDouble.flatMap {
         Timestamp(secondsSince1970: $0)
       }
-      return .success(
-        Header(
-          version: version, zone: zone, device: device, sequence: sequence, count: Int(count),
-          export: export, writer: writer))
+      var parsed = Header(
+        version: version, zone: zone, device: device, sequence: sequence, count: Int(count),
+        export: export, writer: writer)
+      if version == Segment.sealedFormatVersion {
+        guard case .string(let keyText)? = header["key"], let key = KeyID(hex: keyText),
+          case .integer(let sealedCount)? = header["sealed"],
+          (Int64(SealingKey.overhead)...CloudLimits.segmentBytes).contains(sealedCount)
+        else { return .failure(SegmentProblem("its sealed header is missing or damaged")) }
+        parsed.sealed = (key, Int(sealedCount))
+      }
+      return .success(parsed)
     }
 
     /// The header of the file whose first bytes are `prefix`, or `nil` when its first line
@@ -188,8 +208,26 @@ extension Segment {
   /// - Parameters:
   ///   - bytes: The whole file (already checked against ``CloudLimits/segmentBytes``).
   ///   - schemas: Where records' models are looked up.
-  static func read(_ bytes: [UInt8], schemas: SchemaRegistry) -> SegmentReading {
+  ///   - keyring: The folder's keys when it is encrypted: then only sealed segments are read.
+  static func read(
+    _ bytes: [UInt8], schemas: SchemaRegistry, keyring: FolderKeyring? = nil
+  ) -> SegmentReading {
     guard !bytes.isEmpty else { return .incomplete("it is still empty") }
+    if let newline = bytes.firstIndex(of: 10),
+      case .success(let header) = Header.parse(bytes[..<newline])
+    {
+      if header.sealed != nil {
+        return SealedSegment.read(bytes, header: header, schemas: schemas, keyring: keyring)
+      }
+      if keyring != nil {
+        return .damaged(
+          "it is not sealed: this shared folder is encrypted, so a plain segment is never "
+            + "applied")
+      }
+    }
+    if keyring != nil, bytes.firstIndex(of: 10) != nil {
+      return .damaged("it is not a sealed segment: its header line is missing or damaged")
+    }
     var lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
     // The piece after the last newline: empty for a complete file, else a line still arriving.
     let partialTail = !lines.removeLast().isEmpty
@@ -203,6 +241,9 @@ extension Segment {
     switch Header.parse(first) {
     case .success(let parsed): header = parsed
     case .failure(let problem): return .damaged(problem.reason)
+    }
+    guard header.version <= Segment.formatVersion else {
+      return .damaged("its sealed part is itself sealed")
     }
     let body = lines.dropFirst()
     guard body.count + (partialTail ? 1 : 0) <= header.count else {

@@ -28,6 +28,8 @@ import StashModel
 struct SharedFiles {
   let root: String
   let fileSystem: any FileSystem
+  /// The keys of an encrypted folder: photos are then sealed and named by a keyed hash.
+  var keyring: FolderKeyring? = nil
 
   /// What reading a file found.
   enum Read {

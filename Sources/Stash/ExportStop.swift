@@ -12,6 +12,8 @@ public struct ExportStop: Hashable, Sendable, CustomStringConvertible {
     case segmentsMissing(segments: [String])
     /// This device's folder in the shared folder is a link or a special file.
     case unsafeFolder(path: String)
+    /// The encrypted folder's key was rotated and this device lacks the new key (by id).
+    case lacksKey(keys: [String])
   }
 
   /// What stopped the export.
@@ -25,6 +27,7 @@ public struct ExportStop: Hashable, Sendable, CustomStringConvertible {
     switch kind {
     case .writtenElsewhere, .segmentsMissing: .newIdentity
     case .unsafeFolder: .syncAgain
+    case .lacksKey: .addKey
     }
   }
 
@@ -35,6 +38,7 @@ public struct ExportStop: Hashable, Sendable, CustomStringConvertible {
     case .writtenElsewhere(_, let segments): kind = .writtenElsewhere(segments: segments)
     case .missing(_, let segments): kind = .segmentsMissing(segments: segments)
     case .unsafe(let path, _): kind = .unsafeFolder(path: path)
+    case .lacksKey(let keys): kind = .lacksKey(keys: keys)
     }
     message = problem.description
   }

@@ -21,6 +21,9 @@ public struct StashError: Error, Hashable, Sendable, CustomStringConvertible {
     case busy
     /// A store file is damaged or too new to read (exit 4).
     case damaged
+    /// The shared folder is encrypted and this device lacks its key, or a key given is
+    /// wrong or not this folder's (exit 6).
+    case key
   }
 
   /// What kind of failure this is.
@@ -145,8 +148,10 @@ extension StashError {
     case .unreachable, .zoneIncomplete:
       self.init(.refused, error.description, hint: .syncAgain, underlying: cause)
     case .noZone: self.init(.refused, error.description, hint: .enableSync, underlying: cause)
-    case .newerZone, .otherZone, .io:
+    case .newerZone, .otherZone, .io, .sealing:
       self.init(.refused, error.description, underlying: cause)
+    case .encrypted: self.init(.key, error.description, hint: .joinWithKey, underlying: cause)
+    case .notEncrypted: self.init(.key, error.description, underlying: cause)
     }
   }
 }
@@ -206,4 +211,8 @@ public enum Hint: Hashable, Sendable {
   /// Have this device join another zone of the shared folder (its id, or the first eight
   /// characters of it), once a person knows both zones are one inventory.
   case joinZone(zone: String)
+  /// Enter the encrypted folder's new key (a rotation made on another device).
+  case addKey
+  /// Join the encrypted folder with its sync key.
+  case joinWithKey
 }

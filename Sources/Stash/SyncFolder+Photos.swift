@@ -18,9 +18,9 @@ extension SyncFolder {
     let sealed = SyncSeal.sealedPhotos(home: home, cloud: cloud.root, fileSystem: fileSystem)
     let fileSystem = self.fileSystem
     return cloud.lackingPhotos(in: mirror.content, deviceBlobs: blobs) { ref in
-      guard let line = sealed[ref.digest.hex] else { return false }
-      return SyncSeal.photoEntry(cloud: cloud.root, name: ref.digest.hex, fileSystem: fileSystem)
-        == line
+      let name = cloud.sharedPhotoName(ref)
+      guard let line = sealed[name] else { return false }
+      return SyncSeal.photoEntry(cloud: cloud.root, name: name, fileSystem: fileSystem) == line
     }
   }
 

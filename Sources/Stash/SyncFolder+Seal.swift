@@ -43,6 +43,18 @@ extension SyncFolder {
     return report
   }
 
+  /// Whether the encrypted shared folder's `keys/` holds a key file this device holds no key
+  /// of (a rotation since the seal, which the seal's fingerprint does not cover): then the
+  /// full sync runs, and says so. Always `false` for a device without keys.
+  static func namesUnheldKey(home: String, cloud: String, fileSystem: any FileSystem) -> Bool {
+    guard let keyring = try? SyncKeyFile.read(at: home + "/" + SyncKeyFile.fileName) else {
+      return false
+    }
+    let held = Set(keyring.ids.map(\.hex))
+    let names = (try? fileSystem.contentsOfDirectory(cloud + "/keys")) ?? []
+    return names.contains { $0.hasSuffix(".json") && !held.contains(String($0.dropLast(5))) }
+  }
+
   /// Runs nothing and returns the report of a sync with nothing new when the seal in `home`
   /// matches both stores and the shared folder exactly as they are now; `nil` (run the full
   /// sync) otherwise, including when the seal is missing, damaged, stale or another folder's.
@@ -62,7 +74,8 @@ extension SyncFolder {
     defer { lock.release(proof) }
     guard seal.storeMatches(0, home: home, fileSystem: fileSystem),
       seal.storeMatches(1, home: home, fileSystem: fileSystem),
-      seal.sharedFolderMatches(fileSystem: fileSystem)
+      seal.sharedFolderMatches(fileSystem: fileSystem),
+      !namesUnheldKey(home: home, cloud: seal.cloud, fileSystem: fileSystem)
     else { return nil }
     // This run's import and export worked (they had nothing to do): record it as a full run
     // would have, in sync-times.json (outside the stores and the seal), for the mirror named
@@ -90,6 +103,7 @@ extension SyncFolder {
     let clean =
       report.passRan && report.passError == nil && report.exportError == nil
       && report.exportStopped == nil && report.rejectedSegments.isEmpty
+      && report.missingKeys.isEmpty
       && report.waiting.isEmpty && report.photosMissing.isEmpty && report.duplicates == 0
       && !report.otherZones.contains(where: \.hasLiveSegments)
       && content.pending.isEmpty && content.lastImport != nil && content.lastExport != nil

@@ -4,6 +4,7 @@ import JSONLines
 import LocalStore
 import MirrorStore
 import Reconciler
+import StashCrypto
 public import StashModel
 import Synchronization
 
@@ -19,6 +20,9 @@ public struct SyncRunReport: Hashable, Sendable {
   /// What is not complete yet (a segment or photo the sync tool is still delivering): read
   /// again by the next sync.
   public var waiting: [String] = []
+  /// Keys of the encrypted shared folder that this device lacks (a rotation it was not
+  /// given yet), by id: what is sealed with them waits until a person enters them.
+  public var missingKeys: [String] = []
   /// Whether a finished, successful import of this mirror opened the gate in this run.
   public var gateOpened = false
   /// Whether a reconcile pass ran.
@@ -167,6 +171,8 @@ extension SyncFolder {
       report.versionsImported = imported.versionsImported
       report.rejectedSegments = imported.rejected.map(\.description)
       report.waiting = imported.waiting.map(\.description)
+      report.missingKeys = Array(Set(imported.missingKeys + cloud.lackingKeys.map(\.hex)))
+        .sorted()
       // A zone only `zone.json` names is a standing note for status and the doctor: a sync
       // the seal skips could not report it.
       report.otherZones = imported.otherZones.filter(\.hasLiveSegments).map {

@@ -2,6 +2,7 @@ import CloudFolder
 import JSONLines
 import LocalStore
 import MirrorStore
+import StashCrypto
 public import StashModel
 
 /// Where sync stands on this device.
@@ -43,6 +44,20 @@ public struct SyncStatus: Sendable {
   public var zoneFileMissing = false
   /// Photos this device holds that the shared folder lacks: the next sync publishes them.
   public var photosToPublish: [PhotoToPublish] = []
+  /// How the shared folder is encrypted, when it is (or this device holds keys for it).
+  public var encryption: EncryptionStatus?
+}
+
+/// Whether the shared folder is encrypted and with which keys, by id (never the keys).
+public struct EncryptionStatus: Hashable, Sendable {
+  /// The id of the key this device seals with, when it holds keys.
+  public var currentKey: String?
+  /// The ids of every key this device holds, oldest first.
+  public var heldKeys: [String] = []
+  /// The id of the key the folder's `zone.json` names, when it is encrypted.
+  public var folderKey: String?
+  /// Keys the folder names that this device lacks (a rotation it was not given yet).
+  public var missingKeys: [String] = []
 }
 
 extension SyncFolder {
@@ -128,8 +143,15 @@ extension SyncFolder {
       (status.lastImport, status.lastExport) = lastTransfers(of: store)
       status.pendingExports = content.pending.count
       if let folder = settings.cloudFolder {
+        let cloud: CloudFolder
+        do {
+          cloud = try cloudFolder(folder)
+        } catch {
+          status.folderProblem = error.message
+          return status
+        }
+        status.encryption = encryptionStatus(cloud)
         do throws(CloudError) {
-          let cloud = CloudFolder(root: folder, fileSystem: fileSystem)
           let survey = try cloud.survey(store, deviceBlobs: blobs)
           status.waiting = survey.waiting.map(\.description)
           status.rejected = survey.rejected.map(\.description)
@@ -153,13 +175,24 @@ extension SyncFolder {
     return status
   }
 
+  /// How `cloud` is encrypted, as status shows it; `nil` when this device holds no key (a
+  /// plain folder, read no more than before; a device without the key for an encrypted one
+  /// has the folder problem that says so).
+  func encryptionStatus(_ cloud: CloudFolder) -> EncryptionStatus? {
+    guard cloud.keyring != nil else { return nil }
+    let folderKey = try? cloud.zoneKeyID()
+    return EncryptionStatus(
+      currentKey: cloud.keyring?.current.id.hex, heldKeys: cloud.keyring?.ids.map(\.hex) ?? [],
+      folderKey: folderKey?.hex, missingKeys: cloud.lackingKeys.map(\.hex))
+  }
+
   /// Why this device would not export (another copy of this device folder writes as this
   /// device in the shared folder, or a segment it wrote is gone), for `doctor`; `nil` when all
   /// is well or sync is not set up.
   public func sharedFolderProblem() -> ExportStop? {
     guard let store = mirror.store, let folder = settings.cloudFolder else { return nil }
-    return CloudFolder(root: folder, fileSystem: fileSystem).ownFolderProblem(of: store)
-      .map(ExportStop.init)
+    guard let cloud = try? cloudFolder(folder) else { return nil }
+    return cloud.ownFolderProblem(of: store).map(ExportStop.init)
   }
 
   /// The mirror and the shared folder, or why sync cannot run.
@@ -196,7 +229,7 @@ extension SyncFolder {
             + "the mirror name different devices); give it a new identity again",
           hint: .newIdentity)
       }
-      return (store, CloudFolder(root: folder, fileSystem: fileSystem))
+      return (store, try cloudFolder(folder))
     }
   }
 }

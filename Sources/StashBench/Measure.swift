@@ -14,6 +14,8 @@ struct Measurement {
   var peakBytes: Int
   /// Its exit status (-1 when it could not be started or did not exit normally).
   var status: Int32
+  /// CPU seconds (user and system) of the child and the processes it waited for.
+  var cpuSeconds: Double = 0
 }
 
 /// Runs `path` with `arguments` (standard output to `/dev/null`, or to `output`), waits for
@@ -69,8 +71,12 @@ private func spawnAndWait(_ path: String, _ arguments: [String], output: String)
     let peak = Int(usage.ru_maxrss) * 1024
   #endif
   let exited = (status & 0x7f) == 0
+  let cpu =
+    Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+    + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
   return Measurement(
-    seconds: seconds, peakBytes: peak, status: exited ? (status >> 8) & 0xff : -1)
+    seconds: seconds, peakBytes: peak, status: exited ? (status >> 8) & 0xff : -1,
+    cpuSeconds: cpu)
 }
 
 /// The best of several runs (and the highest peak memory seen).

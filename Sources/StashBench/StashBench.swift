@@ -41,6 +41,10 @@ enum StashBench {
         + "the ratio",
       run: targetsBenchmark),
     BenchCommand(
+      name: "encrypted-sync", arguments: "[--size N] [--runs N] [--dir DIR] [--json]",
+      summary: "first sync and second device's import, plain and encrypted, A/B interleaved",
+      run: encryptedSyncBenchmark),
+    BenchCommand(
       name: "reconcile", arguments: "DIR",
       summary: "a pass with nothing to do, and passes after one edit (DIR made --synced)",
       run: reconcileBenchmark),

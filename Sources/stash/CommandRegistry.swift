@@ -34,7 +34,8 @@ enum CommandRegistry {
     ConflictsCommand.self, ConflictsShowCommand.self, ConflictsResolveCommand.self,
     DoctorCommand.self, ExportCommand.self, ImportCommand.self,
     SyncCommand.self, SyncEnableCommand.self, SyncDisableCommand.self, SyncStatusCommand.self,
-    SyncNewIdentityCommand.self, SyncJoinZoneCommand.self,
+    SyncNewIdentityCommand.self, SyncJoinZoneCommand.self, SyncAddKeyCommand.self,
+    SyncRotateKeyCommand.self,
     SyncVerifyCommand.self, HistoryCommand.self, UndoCommand.self,
   ]
 

@@ -93,6 +93,12 @@ extension CommandTable {
 
   static let cloud = Option<String>(
     "cloud", .path, value: "DIR", help: "A folder your devices share, such as a Dropbox folder")
+  static let encrypt = Flag("encrypt", help: "Make the new shared folder encrypted, with a new key")
+  static let joinKeyFile = Option<String?>(
+    "key-file", .path, value: "FILE",
+    help: "Join an encrypted folder with the sync key in FILE ('-': standard input)")
+  static let keyFile = Option<String>(
+    "key-file", .path, value: "FILE", help: "The sync keys ('-': standard input)")
   static let zone = Argument<String>(
     "ZONE", help: "The zone to join: its id, or its first 8 characters")
 
@@ -111,10 +117,12 @@ extension CommandTable {
       Non-zero only when nothing could be done: 1 sync is off or the shared folder cannot be \
       used (unreachable, another account's, a zone file still arriving or newer than this \
       stash), 3 busy (another stash holds this device folder), 4 damaged (this device's \
-      mirror, or the shared folder's zone.json).
+      mirror, or the shared folder's zone.json), 6 key (the shared folder is encrypted and \
+      this device holds no key for it, or it holds keys and the folder is not encrypted).
       """,
     subcommands: [
       syncEnable, syncDisable, syncStatus, syncNewIdentity, syncJoinZone, syncVerify,
+      syncAddKey, syncRotateKey,
     ],
     examples: ["stash sync", "stash sync --json", "stash sync status"])
 
@@ -125,9 +133,52 @@ extension CommandTable {
       Records a sync subscription and the shared folder; both take effect from the next run. \
       Set sync up on one device first and let the folder reach the others before enabling \
       it there.
+
+      With --encrypt, the folder (new and empty) is encrypted: a new random key is made, \
+      printed once as a sync key (12 groups of 5 characters, with a check), and kept in this \
+      device folder's 'sync-keys' file, readable by you only. Every other device joins with \
+      --key-file FILE, a file holding the sync key (or '-' to read it from standard input); \
+      the key is never given on the command line. A device that synced a plain folder \
+      before sends everything it holds to the new one.
+
+      Exit status: 0 on, 1 refused (the folder cannot be used, or --encrypt on a folder \
+      that is already shared), 2 usage, 6 key (the key file holds no sync key, or a key \
+      that is not this folder's, or the folder is not encrypted); nothing changes unless 0.
       """,
-    options: [cloud.spec],
-    examples: ["stash sync enable --cloud ~/Dropbox/stash"])
+    options: [cloud.spec, encrypt.spec, joinKeyFile.spec],
+    examples: [
+      "stash sync enable --cloud ~/Dropbox/stash",
+      "stash sync enable --cloud ~/Dropbox/stash --encrypt",
+      "stash sync enable --cloud ~/Dropbox/stash --key-file ~/stash-key.txt",
+    ])
+
+  static let syncAddKey = CommandSpec(
+    "add-key",
+    abstract: "Enter a key another device made with 'stash sync rotate-key'",
+    discussion: """
+      Reads sync keys from FILE (or standard input for '-'), checks that each belongs to the \
+      shared folder, and keeps them in this device's key file after the ones it holds. The \
+      next sync reads what waited for the key and seals with the newest key.
+
+      Exit status: 0 added, 1 refused (sync is off), 6 key (not a sync key, or not this \
+      folder's); nothing changes unless 0.
+      """,
+    options: [keyFile.spec],
+    examples: ["stash sync add-key --key-file ~/stash-key.txt", "stash sync add-key --key-file -"])
+
+  static let syncRotateKey = CommandSpec(
+    "rotate-key",
+    abstract: "Make a new key for the encrypted shared folder",
+    discussion: """
+      What this device writes from now on is sealed with a new random key, printed once. \
+      Files sealed before stay readable by every device that holds the older keys. Other \
+      devices say they lack the key until it is entered there with 'stash sync add-key'. To \
+      revoke a lost device, rotate on a remaining one and enter the new key on the others: \
+      the lost device cannot read what is written after, but keeps what it already had.
+
+      Exit status: 0 rotated, 1 refused (sync is off), 6 key (this device holds no key).
+      """,
+    examples: ["stash sync rotate-key"])
 
   static let syncDisable = CommandSpec(
     "disable",

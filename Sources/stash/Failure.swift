@@ -17,6 +17,9 @@ enum ExitStatus {
   static let damaged: Int32 = 4
   /// `stash sync verify`: this device and the shared folder differ.
   static let differs: Int32 = 5
+  /// The shared folder is encrypted and this device lacks its key, or the key given is wrong
+  /// (not a sync key, or not this folder's); nothing was changed.
+  static let key: Int32 = 6
 }
 
 /// A declared command whose handler is not written yet.
@@ -51,6 +54,7 @@ enum Failure {
       case .refused: return ExitStatus.refused
       case .busy: return ExitStatus.busy
       case .damaged: return ExitStatus.damaged
+      case .key: return ExitStatus.key
       }
     case let invalid as ModelError:
       printError(invalid.message)
@@ -124,6 +128,9 @@ extension Hint {
     case .joinZone(let zone):
       "if both are one inventory, run 'stash sync join-zone \(zone)' here (on the devices of one "
         + "zone only)"
+    case .addKey: "enter it with 'stash sync add-key --key-file FILE' ('-': standard input)"
+    case .joinWithKey:
+      "join it with 'stash sync enable --cloud DIR --key-file FILE' ('-': standard input)"
     }
   }
 }

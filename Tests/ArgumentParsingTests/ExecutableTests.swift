@@ -116,6 +116,6 @@ import Testing
         pending.append(path + [String(name)])
       }
     }
-    #expect(seen == 34)  // stash, 18 commands, 4 location, 3 reminder, 6 sync, 2 conflicts
+    #expect(seen == 36)  // stash, 18 commands, 4 location, 3 reminder, 8 sync, 2 conflicts
   }
 }

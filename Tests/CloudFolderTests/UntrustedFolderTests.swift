@@ -32,7 +32,7 @@ import Testing
       let root = folder.appendingPathComponent("cloud")
       let zone = RecordID.make().rawValue
       try put(
-        Array(#"{"format":"stash.zone","version":2,"zone":"\#(zone)"}"#.utf8) + [10],
+        Array(#"{"format":"stash.zone","version":3,"zone":"\#(zone)"}"#.utf8) + [10],
         at: root.path + "/zone.json")
       let before = try device.file()
       #expect {

@@ -55,6 +55,11 @@ enum SyncCommand: StashHandler {
     ]
     for waiting in report.waiting { lines.append("Waiting for \(waiting)") }
     for rejected in report.rejectedSegments { lines.append("Rejected \(rejected)") }
+    for key in report.missingKeys {
+      lines.append(
+        "This device lacks the shared folder's key '\(key)' (the key was rotated): what is "
+          + "sealed with it waits; enter it with 'stash sync add-key --key-file FILE'")
+    }
     if let failure = report.passError?.forPerson {
       lines.append(failure)
     } else if report.passRan {
@@ -99,6 +104,15 @@ enum SyncCommand: StashHandler {
 
   static func json(_ report: SyncRunReport) -> JSONObject {
     func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+    var object = plainJSON(report)
+    if !report.missingKeys.isEmpty {
+      object.append("missingKeys", .array(report.missingKeys.map { .string($0) }))
+    }
+    return object
+  }
+
+  static func plainJSON(_ report: SyncRunReport) -> JSONObject {
+    func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
     return [
       "imported": .integer(Int64(report.versionsImported)),
       "segmentsRead": .integer(Int64(report.segmentsRead)),
@@ -131,13 +145,47 @@ enum SyncEnableCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let cloud = arguments[CommandTable.cloud]
-    // Checked before anything is created: a refused folder leaves no device folder behind.
+    let encrypt = arguments[CommandTable.encrypt]
+    let keyFile = arguments[CommandTable.joinKeyFile]
+    if encrypt && keyFile != nil {
+      throw UsageError(
+        .invalidValue,
+        message: "Give either '--encrypt' (a new encrypted folder) or '--key-file' (join one), "
+          + "not both",
+        path: path, rootName: CommandTable.root.name)
+    }
+    // The key is read and everything checked before anything is created: a refused folder
+    // or key leaves no device folder behind.
+    let keys = try keyFile.map(KeyInput.keys(from:))
     let reading = try session.openForReading()
     try reading.checkSharedFolder(cloud)
+    if let keys { try reading.checkFolderKeys(keys, at: cloud) }
+    if encrypt { try reading.checkNewEncryptedFolder(cloud) }
     let device = try session.openForWriting(reusing: reading)
-    try device.enableSync(cloud: cloud)
+    var keyReport: KeyChangeReport?
+    if let keys {
+      keyReport = try device.addFolderKeys(keys, cloud: cloud)
+    } else if encrypt {
+      keyReport = try device.enableEncryptedSync(cloud: cloud)
+    } else {
+      try device.enableSync(cloud: cloud)
+    }
     let folder = device.settings.cloudFolder ?? ""
-    if session.wantsJSON {
+    if let keyReport {
+      if session.wantsJSON {
+        session.output.json(KeyInput.json(keyReport, folder: folder))
+        return ExitStatus.done
+      }
+      session.output.line(
+        "Sync will use the encrypted folder '\(folder)' from the next run; run 'stash sync' "
+          + "to exchange changes")
+      if encrypt { session.output.lines(KeyInput.newKeyLines(keyReport)) }
+      if keyReport.versionsToExport > 0 {
+        session.output.line(
+          "The next sync sends every change this device holds there "
+            + "(\(Format.count(keyReport.versionsToExport, "version")))")
+      }
+    } else if session.wantsJSON {
       session.output.json(["sync": .string("on"), "cloudFolder": .string(folder)])
     } else {
       session.output.line(

@@ -35,6 +35,7 @@ enum SyncStatusCommand: StashHandler {
     }
     lines.append("This device: \(device.settings.name) (\(device.deviceID?.rawValue ?? "-"))")
     lines.append("Shared folder: \(status.cloudFolder ?? "-")")
+    if let encryption = status.encryption { lines += encryptionLines(encryption) }
     switch status.mirror {
     case .success(let id): lines.append("Mirror: \(id.rawValue)")
     case .failure(let reason): lines.append("Mirror: - (\(reason.message))")
@@ -104,7 +105,7 @@ enum SyncStatusCommand: StashHandler {
       mirrorProblem = .string(reason.message)
       mirrorState = reason.category == .damaged ? "unavailable" : "not-entitled"
     }
-    return [
+    var object: JSONObject = [
       "on": .bool(isOn(status)),
       "device": .object([
         "id": device.deviceID.map { .string($0.rawValue) } ?? .null,
@@ -133,6 +134,36 @@ enum SyncStatusCommand: StashHandler {
       "concurrentInFolder": .integer(Int64(overview.concurrentInFolder)),
       "devices": .array(overview.peers.map(peer)),
     ]
+    if let encryption = status.encryption {
+      object.append("encryption", encryptionJSON(encryption))
+    }
+    return object
+  }
+
+  /// What status says of an encrypted folder: key ids, never a key.
+  static func encryptionLines(_ encryption: EncryptionStatus) -> [String] {
+    var lines = [
+      "Encryption: on" + (encryption.currentKey.map { ", sealing with key \($0)" } ?? "")
+        + (encryption.heldKeys.count > 1
+          ? " (this device holds \(encryption.heldKeys.count) keys)" : "")
+    ]
+    for key in encryption.missingKeys {
+      lines.append(
+        "This device lacks the shared folder's key '\(key)' (the key was rotated); enter it "
+          + "with 'stash sync add-key --key-file FILE'")
+    }
+    return lines
+  }
+
+  /// `{"encrypted": true, "key", "keys", "folderKey", "missingKeys"}`: key ids only.
+  static func encryptionJSON(_ encryption: EncryptionStatus) -> JSONValue {
+    .object([
+      "encrypted": .bool(true),
+      "key": encryption.currentKey.map { .string($0) } ?? .null,
+      "keys": .array(encryption.heldKeys.map { .string($0) }),
+      "folderKey": encryption.folderKey.map { .string($0) } ?? .null,
+      "missingKeys": .array(encryption.missingKeys.map { .string($0) }),
+    ])
   }
 
   /// `{"id", "name", "lastWrote", "segments"}`: a device of the shared folder.

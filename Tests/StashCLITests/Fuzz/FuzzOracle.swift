@@ -6,13 +6,13 @@ import StashTestSupport
 /// What every fuzz case must satisfy, whatever it was given.
 ///
 /// For every case: no crash (no signal, no "Fatal error"), no hang (the run is killed after a
-/// time limit), a documented exit status (0, 1, 2 or 4, and 5 for `sync verify` finding a
-/// difference: no lock is ever held, so never 3),
+/// time limit), a documented exit status (0, 1, 2, 4 or 6 (a key refused or lacking), and 5
+/// for `sync verify` finding a difference: no lock is ever held, so never 3),
 /// valid UTF-8 output with no control or bidi character a terminal would act on, and:
 /// - exit 2: nothing on standard output, and standard error ends with the message and
 ///   `See 'stash … --help'`;
-/// - exit 1 or 4: a message on standard error, in sentence case without a trailing period
-///   (exit 1 prints nothing on standard output);
+/// - exit 1, 4 or 6: a message on standard error, in sentence case without a trailing period
+///   (exit 1 and 6 print nothing on standard output);
 /// - any exit but 0, and any command that only reads: no byte changed anywhere in the sandbox;
 /// - exit 0: every change lies inside a folder the case named as its home (or the shared
 ///   folder, for sync), and `--json` output parses;
@@ -35,7 +35,7 @@ enum FuzzOracle {
     }
     // `sync verify` exits 5 when this device and the shared folder differ (documented).
     let differs = status == 5 && fuzz.command.path == ["sync", "verify"]
-    if ![0, 1, 2, 4].contains(status) && !differs {
+    if ![0, 1, 2, 4, 6].contains(status) && !differs {
       problems.append("exit \(status) is not documented here")
     }
     for (name, text) in [("stdout", output), ("stderr", errors)] {
@@ -51,9 +51,11 @@ enum FuzzOracle {
         problems.append("exit 2 without the 'See ... --help' line")
       }
       if lines.count >= 2 { problems += style(of: lines[lines.count - 2]) }
-    case 1, 4:
+    case 1, 4, 6:
       if lines.isEmpty { problems.append("exit \(status) without a message") }
-      if status == 1 && !output.isEmpty { problems.append("exit 1 printed on standard output") }
+      if status != 4 && !output.isEmpty {
+        problems.append("exit \(status) printed on standard output")
+      }
       problems += lines.flatMap(style(of:))
     default:
       break
@@ -182,6 +184,20 @@ enum FuzzOracle {
       Paths.resolved($0, relativeTo: sandbox.workingFolder)
     }
     if fuzz.command.path.first == "sync" { roots.append(Paths.resolved(sandbox.root + "/cloud")) }
+    // `sync enable --encrypt --cloud DIR` publishes the new folder's zone.json in DIR.
+    if fuzz.command.path == ["sync", "enable"] {
+      for (index, token) in fuzz.arguments.enumerated() {
+        var named: Bytes?
+        if token == "--cloud", index + 1 < fuzz.arguments.count {
+          named = fuzz.arguments[index + 1]
+        } else if token.raw.starts(with: Array("--cloud=".utf8)) {
+          named = Bytes(raw: Array(token.raw.dropFirst(8)))
+        }
+        if let text = named?.text, !text.isEmpty {
+          roots.append(Paths.resolved(text, relativeTo: sandbox.workingFolder))
+        }
+      }
+    }
     if let output = exportOutput(of: fuzz, sandbox: sandbox) { roots.append(output) }
     return roots
   }
