@@ -1,13 +1,13 @@
 import CloudFolder
-public import JSONLines
+import JSONLines
 import LocalStore
 import MirrorStore
-public import StashModel
+import StashModel
 
 /// The sync seal: a derived file, `sync.seal` beside the stores, that lets a `stash sync` with
 /// nothing new skip opening both stores.
 ///
-/// A CLI sync that ends with nothing left to do (no failure, nothing rejected, waiting,
+/// A sync that ends with nothing left to do (no failure, nothing rejected, waiting,
 /// stopped, missing or duplicated, no other zone in the folder, nothing pending export, both
 /// transfer times recorded, no damaged tail in either store) writes a fingerprint of everything a sync reads: for
 /// `default.store` and `cloud.store` their inode, size, change and modification times and the
@@ -40,33 +40,18 @@ extension SyncFolder {
     var report = SyncRunReport()
     report.gateOpened = true
     report.passRan = true
+    report.choice = .nothingNew
     return report
   }
 
-  /// Runs nothing and returns the report of a sync with nothing new when the seal in `home`
-  /// matches both stores and the shared folder exactly as they are now; `nil` (run the full
-  /// sync) otherwise, including when the seal is missing, damaged, stale or another folder's.
+  /// Records a sync with nothing new, which runs nothing (the sync state matched both stores
+  /// and the shared folder exactly as they are now: the caller holds the folder's lock), and
+  /// returns its report.
   ///
-  /// It holds the folder's lock while it compares, as a sync does. On a match it records
-  /// `now` as the last import and export in `sync-times.json`, as a full run would have.
-  ///
-  /// - Throws: ``StashError`` (busy) when another process holds the folder past the timeout.
-  public static func syncIfUnchanged(
-    at home: String, lockTimeout: Double = 3, now: Timestamp = .now(),
-    fileSystem: any FileSystem = POSIXFileSystem()
-  ) throws(StashError) -> SyncRunReport? {
-    guard let seal = SyncSeal.read(home: home, fileSystem: fileSystem) else { return nil }
-    let lock = FolderLock(folder: home, timeout: lockTimeout, fileSystem: fileSystem)
-    let proof: FolderLock.Held
-    do { proof = try lock.acquire() } catch { throw StashError(error) }
-    defer { lock.release(proof) }
-    guard seal.storeMatches(0, home: home, fileSystem: fileSystem),
-      seal.storeMatches(1, home: home, fileSystem: fileSystem),
-      seal.sharedFolderMatches(fileSystem: fileSystem)
-    else { return nil }
-    // This run's import and export worked (they had nothing to do): record it as a full run
-    // would have, in sync-times.json (outside the stores and the seal), for the mirror named
-    // by cloud.store's first line.
+  /// This run's import and export worked (they had nothing to do): it records `now` as a
+  /// full run would have, in sync-times.json (outside the stores and the seal), for the mirror
+  /// named by `cloud.store`'s first line.
+  static func skip(home: String, now: Timestamp, fileSystem: any FileSystem) -> SyncRunReport {
     if let mirror = LogHeader.read(
       atPath: home + "/" + MirrorStore.fileName, fileSystem: fileSystem)?.storeID
     {

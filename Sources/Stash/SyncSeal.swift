@@ -113,6 +113,14 @@ struct SyncSeal {
     return Self.hex(crc) == fields[6]
   }
 
+  /// Whether both stores and the shared folder are exactly as the seal recorded them: a sync
+  /// now has nothing to do.
+  func matchesEverything(home: String, fileSystem: any FileSystem) -> Bool {
+    storeMatches(0, home: home, fileSystem: fileSystem)
+      && storeMatches(1, home: home, fileSystem: fileSystem)
+      && sharedFolderMatches(fileSystem: fileSystem)
+  }
+
   /// Whether the shared folder is as the seal recorded it.
   func sharedFolderMatches(fileSystem: any FileSystem) -> Bool {
     Self.sharedLines(cloud: cloud, fileSystem: fileSystem) == sharedLines
