@@ -104,9 +104,8 @@ extension SyncFolder {
     let (coordinator, passes) = try syncRunners(mirror, session: session, keys: changes.keys)
     let report = try run(
       mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes, progress: progress,
-      onlyIfNothingNew: true)
+      onlyIfNothingNew: true, continuing: seal)
     if report.stoppedBeforeImport { return nil }
-    updateSeal(after: report, mirror: mirror, cloud: cloud, continuing: seal)
     var chosen = report
     chosen.choice = .sealedChanges(
       localFocused: !content.isComplete, mirrorFocused: !mirror.content.isComplete)

@@ -125,7 +125,6 @@ extension SyncFolder {
     let (coordinator, passes) = try syncRunners(mirror, session: session, keys: nil)
     let report = try run(
       mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes, progress: progress)
-    updateSeal(after: report, mirror: mirror, cloud: cloud)
     return report
   }
 
@@ -181,12 +180,13 @@ extension SyncFolder {
   /// and written before it returns (``LocalStore/deferringIndexWrites(_:)``).
   func run(
     mirror: MirrorStore, cloud: CloudFolder, coordinator: SyncCoordinator, passes: PassReports,
-    progress: (Int, Int) -> Void = { _, _ in }, onlyIfNothingNew: Bool = false
+    progress: (Int, Int) -> Void = { _, _ in }, onlyIfNothingNew: Bool = false,
+    continuing previous: SyncSeal? = nil
   ) throws(StashError) -> SyncRunReport {
     func sequence() throws(StashError) -> SyncRunReport {
       try runSequence(
         mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes,
-        progress: progress, onlyIfNothingNew: onlyIfNothingNew)
+        progress: progress, onlyIfNothingNew: onlyIfNothingNew, continuing: previous)
     }
     guard let local else { return try sequence() }
     return try local.deferringIndexWrites(sequence)
@@ -194,7 +194,7 @@ extension SyncFolder {
 
   private func runSequence(
     mirror: MirrorStore, cloud: CloudFolder, coordinator: SyncCoordinator, passes: PassReports,
-    progress: (Int, Int) -> Void, onlyIfNothingNew: Bool
+    progress: (Int, Int) -> Void, onlyIfNothingNew: Bool, continuing previous: SyncSeal?
   ) throws(StashError) -> SyncRunReport {
     passes.clear()
     var report = SyncRunReport()
@@ -259,15 +259,8 @@ extension SyncFolder {
     if let failure = recordFirstTransfers(of: report, in: mirror), report.exportError == nil {
       report.exportError = failure
     }
-    recordSyncTimes(of: report, in: mirror)
-    // The mirror's index, brought up to date once the run's saves are done (a first sync's
-    // export saves would each leave one written earlier behind), so that the next sync of
-    // sealed changes opens the mirror from it. A focused or small mirror writes nothing.
-    mirror.maintainIndex()
-    // The local index a pass's save left building on another core (a first sync's, under
-    // DeviceFolder.sync), written while this sync still holds the folder's lock.
-    local?.writeDeferredIndex()
-    derived?()
+    refreshDerivedFiles(
+      after: report, mirror: mirror, cloud: cloud, continuing: previous, finishing: derived)
     return report
   }
 

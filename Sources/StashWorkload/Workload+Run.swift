@@ -109,7 +109,7 @@ extension Workload {
     func sync(_ device: Device, _ folder: DeviceFolder) throws -> SyncRunReport {
       guard syncsAsTheCLI else {
         // Without a sync state, nothing but the full sync runs.
-        try? FileManager.default.removeItem(atPath: Workload.home(device, in: root) + "/sync.seal")
+        try? FileManager.default.removeItem(atPath: Workload.home(device, in: root) + "/sync.state")
         return try folder.sync()
       }
       // The running process catches up with what the other instance wrote, whatever happens.

@@ -180,30 +180,4 @@ import Testing
     }
   }
 
-  /// The seal's formats 2 (no prefix line) and 3 (no lines for the shared folder's photos),
-  /// as earlier releases wrote them, are not read: the full sync runs and writes format 4.
-  @Test(arguments: [2, 3])
-  func anOlderSealIsIgnoredAndRewritten(_ format: Int) throws {
-    let fixture = try String(
-      contentsOf: Fixtures.url("formats/sync-seal-\(format)"), encoding: .utf8)
-    #expect(fixture.hasPrefix("stash.sync.seal \(format)\nstore default.store "))
-    try withTemporaryFolder { folder in
-      let setup = try Setup(folder)
-      let current = try String(contentsOfFile: setup.seal, encoding: .utf8)
-      #expect(current.hasPrefix("stash.sync.seal 4\n"))
-      // This folder's own seal as the older format wrote it: without the prefix line (2) or
-      // the lines of the shared folder's photos (3).
-      let lines = current.split(separator: "\n", omittingEmptySubsequences: false)
-      let kept =
-        format == 2
-        ? Array(lines[1...2] + lines[4...])
-        : Array(lines.dropFirst().filter { !$0.hasPrefix("blob") })
-      let old = (["stash.sync.seal \(format)"] + kept).joined(separator: "\n")
-      try write(old, to: setup.seal)
-      #expect(try setup.shortcut() == nil)
-      #expect(try changes(setup) == nil)
-      _ = try setup.fullSync()
-      #expect(try String(contentsOfFile: setup.seal, encoding: .utf8) == current)
-    }
-  }
 }
