@@ -4,6 +4,12 @@ import Stash
 import StashModel
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What every command needs besides its own arguments: the device folder, how to open it,
 /// and where output goes.
 struct Session {
@@ -99,7 +105,8 @@ struct Session {
   func sync(progress: (_ read: Int, _ total: Int) -> Void) throws(StashError) -> SyncRunReport {
     try refuseHomeThatIsNotAFolder()
     func exists(_ name: String) -> Bool {
-      (try? FileManager.default.attributesOfItem(atPath: home + "/" + name)) != nil
+      var info = stat()
+      return lstat(home + "/" + name, &info) == 0  // one call, no file manager to load
     }
     if !exists(DeviceFolder.inventoryFileName) || exists(DeviceFolder.legacyFileName) {
       return try openForSyncing().sync(progress: progress)
