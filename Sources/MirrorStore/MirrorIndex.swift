@@ -10,25 +10,25 @@ import StashModel
 /// focused open never parses the huge `exported` lines.
 ///
 /// It is derived: built from a whole content whose line positions are known, never the truth,
-/// and checked every time it is used. It is a ``BlockFile`` (a checksummed head, 4 KiB body
-/// blocks with a CRC-32 each); its ``LogPrefix`` must still describe the mirror's file (same
+/// and checked every time it is used. It is a ``DerivedFile`` (a checksummed head, 4 KiB body
+/// blocks with a CRC-32 each) whose source is the mirror's id and the prefix it covers; that
+/// ``LogPrefix`` must still describe the mirror's file (same
 /// file, same probe lines, at least as long); each version line read through it is
 /// checksum-verified, decoded as on a whole open, and must be of the record the index says.
 /// An index that fails any check, or of another format version, is not used: the mirror is
 /// read in full (and the index is written again).
 ///
-/// Layout (Fixtures/README.md section 1.5 has it byte by byte): after the ``BlockFile`` part
-/// of the head, the store id, the prefix, the version count, the number of records, and the
-/// byte lengths of the body's parts; the body: one entry per record (model, id, its version
+/// Layout (Fixtures/README.md section 8 has it byte by byte): the kind's head holds the
+/// version count, the number of records, and the byte lengths of the body's parts; the body: one entry per record (model, id, its version
 /// lines in file order), a table of the entries' offsets (sorted by model and id, bytewise),
 /// the state changes (each a length and an operation object, as the store writes it), and
 /// the pending versions (model, id, version id).
 struct MirrorIndex: Sendable {
   /// The file name's suffix after the store's.
   static let suffix = ".index"
-  /// The newest (and only) format version.
-  static let version: UInt32 = 1
-  static let magic = Array("stash.mirror.index\n".utf8)
+  /// The kind: format 2, in the one derived-file container (format 1, with its store id and
+  /// prefix in its own head, is ignored).
+  static let kind = DerivedFile(tag: "stash.mirror.index", version: 2)
   /// The bytes of one slot of the record table.
   static let slot = 4
 
@@ -54,11 +54,9 @@ struct MirrorIndex: Sendable {
   var pendingStart: Int { stateStart + stateLength }
   var bodyLength: Int { pendingStart + pendingLength }
 
-  /// The head's bytes (after the ``BlockFile`` part).
+  /// The kind's head.
   func encodedHead() -> [UInt8] {
     var head = ByteWriter()
-    head.bytes(Array(storeID.utf8), width: 2)
-    head.prefix(prefix)
     head.integer(Int64(versionCount))
     head.integer(UInt64(keyCount))
     head.integer(UInt64(entriesLength))
@@ -68,14 +66,13 @@ struct MirrorIndex: Sendable {
     return head.output
   }
 
-  /// The index whose head is `raw`, for a body of `bodyLength` bytes; `nil` when it does not
-  /// fit.
-  init?(head raw: [UInt8], bodyLength: Int) {
+  /// The index a derived file's `source` and kind's `head` describe, for a body of
+  /// `bodyLength` bytes; `nil` when it does not fit.
+  init?(source: DerivedFile.Source, head raw: [UInt8], bodyLength: Int) {
+    guard case .store(let storeID, let prefix?) = source else { return nil }
     let parsed: MirrorIndex? = raw.withUnsafeBytes { raw in
       var reader = RawReader(raw)
-      guard let store = reader.bytes(width: 2),
-        let storeID = String(validating: store, as: UTF8.self), let prefix = reader.prefix(),
-        let count: Int64 = reader.integer(), let keys: UInt64 = reader.integer(),
+      guard let count: Int64 = reader.integer(), let keys: UInt64 = reader.integer(),
         let entries: UInt64 = reader.integer(), let state: UInt64 = reader.integer(),
         let pendingCount: UInt64 = reader.integer(), let pending: UInt64 = reader.integer(),
         reader.isAtEnd, count >= 0, count <= Int64(Int32.max)
@@ -235,38 +232,22 @@ struct MirrorIndex: Sendable {
       storeID: log.header.storeID.rawValue, prefix: prefix, versionCount: content.versionCount,
       keyCount: keyCount, entriesLength: entriesLength, stateLength: pendingStart - stateStart,
       pendingCount: pending.count, pendingLength: body.output.count - pendingStart)
-    return BlockFile.encode(
-      magic: magic, version: version, head: index.encodedHead(), body: body.output)
+    return kind.encode(
+      source: .store(id: index.storeID, prefix: prefix), head: index.encodedHead(),
+      body: body.output)
   }
 }
 
 /// Reads a ``MirrorIndex`` a block at a time.
 final class MirrorIndexReader {
   let index: MirrorIndex
-  private let file: BlockFileReader
+  private let file: DerivedFileReader
 
-  /// Why an index cannot be read.
-  enum Failure: Error, Hashable {
-    case missing
-    case otherVersion
-    case damagedHead
-  }
-
-  init(path: String, fileSystem: any FileSystem) throws(Failure) {
-    do {
-      file = try BlockFileReader(
-        path: path, magic: MirrorIndex.magic, version: MirrorIndex.version,
-        fileSystem: fileSystem)
-    } catch {
-      switch error {
-      case .missing: throw .missing
-      case .otherVersion: throw .otherVersion
-      case .damagedHead: throw .damagedHead
-      }
-    }
-    guard let index = MirrorIndex(head: file.head, bodyLength: file.bodyLength) else {
-      throw .damagedHead
-    }
+  init(path: String, fileSystem: any FileSystem) throws(DerivedFile.Ignored) {
+    file = try MirrorIndex.kind.read(at: path, fileSystem: fileSystem).get()
+    guard
+      let index = MirrorIndex(source: file.source, head: file.head, bodyLength: file.bodyLength)
+    else { throw .damaged }
     self.index = index
   }
 

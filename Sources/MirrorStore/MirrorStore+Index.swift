@@ -1,4 +1,4 @@
-import JSONLines
+public import JSONLines
 import StashModel
 import Synchronization
 
@@ -60,11 +60,7 @@ extension MirrorStore {
     do {
       reader = try MirrorIndexReader(path: path + MirrorIndex.suffix, fileSystem: fileSystem)
     } catch {
-      switch error {
-      case .missing: return .ignored("there is no index")
-      case .otherVersion: return .ignored("the index is of another format version")
-      case .damagedHead: return .ignored("the index's head is damaged")
-      }
+      return .ignored(error == .missing ? "there is no index" : "the index is \(error)")
     }
     let index = reader.index
     guard let identity = try? fileSystem.identity(atPath: path) else {
@@ -146,6 +142,9 @@ extension MirrorStore {
   /// missing, of another file or store, or far behind. Failing to write it changes nothing:
   /// it is derived (written atomically, without fsync).
   public func maintainIndex() { _ = writeIndexIfDue() }
+
+  /// The index's kind of derived file (its tag and format version).
+  public static let indexKind = MirrorIndex.kind
 
   /// ``maintainIndex()`` after a save, at most ``IndexPolicy/writesPerOpenStore`` times.
   func maintainIndexAfterSave() {

@@ -1,4 +1,4 @@
-public import JSONLines
+import JSONLines
 import LocalStore
 public import StashModel
 
@@ -14,65 +14,26 @@ extension DeviceFolder {
   /// This device's settings (defaults when there is no store yet).
   public var settings: DeviceSettings { folder.settings }
 
-  /// Runs sync once (see ``SyncFolder/sync(sealing:progress:)``), then refreshes
-  /// `default.store.digest`.
-  ///
-  /// The local index a pass's save writes (a first sync's, a second device's) and the digest
-  /// are computed on another core while the export runs, and written before this returns
-  /// (``LocalStore/deferringIndexWrites(_:)``).
+  /// Runs sync once (see ``SyncFolder/sync(progress:)``).
   ///
   /// - Throws: ``StashError`` when nothing could be done.
   public func sync(
-    sealing: Bool = false, progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
+    progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(StashError) -> SyncRunReport {
-    func run() throws(StashError) -> SyncRunReport {
-      // Derived: what `sync status` rehashes less of, computed on another core during the
-      // export from the store as the pass left it (the export never writes it).
-      var digest: DigestFileJob?
-      let report = try folder.sync(sealing: sealing, progress: progress) {
-        digest = startDigestFile()
-      }
-      digest?.finish()  // none when the store was not read whole: nothing to write then
-      return report
-    }
-    guard let local else { return try run() }
-    return try local.deferringIndexWrites(run)
+    try folder.sync(progress: progress)
   }
 
-  /// The report of a sync with nothing new, without opening either store, when the sync seal
-  /// in `home` matches both stores and the shared folder as they are now; `nil` otherwise
-  /// (see ``SyncFolder/syncIfUnchanged(at:lockTimeout:now:fileSystem:)``).
-  ///
-  /// - Throws: ``StashError`` (busy) when another process holds the folder.
-  public static func syncIfUnchanged(
-    at home: String, lockTimeout: Double = 3, now: Timestamp = .now()
-  ) throws(StashError) -> SyncRunReport? {
-    try SyncFolder.syncIfUnchanged(at: home, lockTimeout: lockTimeout, now: now)
-  }
-
-  /// The local changes since the sync seal in `home` when a sync of those alone is the whole
-  /// sync (see ``SealedChanges``); `nil` when the full sync must run.
-  ///
-  /// - Throws: ``StashError`` (busy) when another process holds the folder.
-  public static func sealedChanges(
-    at home: String, lockTimeout: Double = 3, fileSystem: any FileSystem = POSIXFileSystem()
-  ) throws(StashError) -> SealedChanges? {
-    try SyncFolder.sealedChanges(
-      at: home, schemas: InventorySchemas.registry, lockTimeout: lockTimeout,
-      fileSystem: fileSystem)
-  }
-
-  /// Runs a sync of the sealed changes the folder was opened for (see
-  /// ``SyncFolder/syncSealedChanges(progress:)``); `nil`, having written nothing, when the
-  /// full sync must run instead.
+  /// Opens the device folder at `home` as cheaply as its sync state allows and syncs it once
+  /// (see ``SyncFolder/sync(at:registry:options:progress:)``): what `stash sync` runs.
   ///
   /// - Throws: ``StashError`` when nothing could be done.
-  public func syncSealedChanges(
+  public static func sync(
+    at home: String, options: Options = Options(),
     progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
-  ) throws(StashError) -> SyncRunReport? {
-    let report = try folder.syncSealedChanges(progress: progress)
-    if report != nil { writeDigestFile() }  // only from a store read whole
-    return report
+  ) throws(StashError) -> SyncRunReport {
+    try SyncFolder.sync(
+      at: home, registry: InventorySchemas.registry, options: inventoryOptions(options),
+      progress: progress)
   }
 
   /// Catches up with what another instance or process saved (see ``SyncFolder/refresh()``).

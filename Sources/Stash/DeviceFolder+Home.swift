@@ -97,6 +97,9 @@ extension DeviceFolder {
     }
   }
 
+  /// The inventory's file name in a device folder (`default.store`).
+  public static let inventoryFileName = LocalStore.fileName
+
   /// Refuses a device folder whose inventory (`default.store`) is there but is not a file
   /// (a folder, a FIFO, a device) or cannot be looked at (a symbolic link loop).
   ///

@@ -43,7 +43,17 @@ public final class DeviceFolder: Sendable {
   {
     DeviceFolder(
       folder: try SyncFolder.open(
-        at: home, registry: InventorySchemas.registry, options: options))
+        at: home, registry: InventorySchemas.registry, options: inventoryOptions(options)))
+  }
+
+  /// `options` with what the inventory derives from its store: a sync refreshes the digest
+  /// file (``startDigestFile()``) during its export.
+  static func inventoryOptions(_ options: Options) -> Options {
+    var options = options
+    options.refreshDerived = { folder in
+      DeviceFolder(folder: folder).startDigestFile().map { job in { job.finish() } }
+    }
+    return options
   }
 
   /// The folder's path.

@@ -1,3 +1,4 @@
+import JSONLines
 public import StashModel
 
 /// `default.store.digest`: the digest's per-record entries and bucket hashes, kept beside the
@@ -8,26 +9,25 @@ public import StashModel
 /// (no hashing, no table of the file's ids), and rehashes exactly the buckets where one
 /// differs, was added or is gone; every other bucket keeps the file's hash, which was computed
 /// from the same entries. So a file that is behind the store (a later save, another process,
-/// a compaction) still gives the exact digest, only at the cost of the buckets that moved. A
-/// file that fails its own checks (magic, a newer format version, its CRC-32, its length,
-/// another store's id) is ignored and the digest is computed from the rows. Written (temporary
-/// file and rename, without fsync) by `sync`, never by a command that only reads; deleting it
-/// is always safe.
+/// a compaction) still gives the exact digest, only at the cost of the buckets that moved. It
+/// is a ``DerivedFile`` whose source is the store's id: one that fails its checks (another
+/// kind or version, a CRC-32, its length, another store's id) is ignored and the digest is
+/// computed from the rows. Written (without fsync) by `sync`, never by a command that only
+/// reads; deleting it is always safe.
 ///
-/// Layout, integers big-endian:
+/// Body (Fixtures/README.md section 8), integers little-endian:
 ///
 /// ```
-/// "stash-digest\n"  u32 version (1)  u32 CRC-32 of the body  body
-/// body  = u8 len storeID  u32 models  model×(by name)
+/// body  = u32 models  model×(by name)
 /// model = u8 len name  u32 entries  bucket hash×256  entry×entries   (ids in byte order)
 /// entry = u8 bucket  u8 len id  id  kind (0x00 live, 0x01 tombstone)  hash(32)
 /// ```
 extension InventoryDigest {
   /// The file's name beside `default.store`.
   public static let fileName = "default.store.digest"
-  /// The format version this code writes and reads.
-  public static let fileVersion: UInt32 = 1
-  static let magic = Array("stash-digest\n".utf8)
+  /// The kind: format 2, in the one derived-file container (format 1, `stash-digest` with its
+  /// own head and big-endian integers, is ignored).
+  static let fileKind = DerivedFile(tag: "stash.local.digest", version: 2)
 
   /// The file's bytes for a store with id `storeID`.
   ///
@@ -38,7 +38,6 @@ extension InventoryDigest {
     guard models.values.allSatisfy({ $0.summarized.isEmpty }) else { return nil }
     var body = [UInt8]()
     body.reserveCapacity(64 + models.values.reduce(0) { $0 + 8192 + $1.count * 72 })
-    guard Self.appendShort(storeID, to: &body) else { return nil }
     Self.append(UInt32(models.count), to: &body)
     for model in models.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
       let tree = models[model]!
@@ -58,10 +57,7 @@ extension InventoryDigest {
         entry.hash.digest.appendBytes(to: &body)
       }
     }
-    var bytes = Self.magic
-    Self.append(Self.fileVersion, to: &bytes)
-    Self.append(CRC32.checksum(body), to: &bytes)
-    return bytes + body
+    return Self.fileKind.encode(source: .store(id: storeID, prefix: nil), head: [], body: body)
   }
 
   /// The digest of `entries`, given a digest file's bytes: every record is compared with the
@@ -75,7 +71,11 @@ extension InventoryDigest {
   public static func reusing(
     fileBytes bytes: [UInt8], storeID: String, for entries: [RecordKey: Entry]
   ) -> (digest: InventoryDigest, rehashed: Int)? {
-    guard let file = DigestFile(bytes: bytes, storeID: storeID) else { return nil }
+    guard case .success(let whole) = fileKind.decode(bytes),
+      whole.source == .store(id: storeID, prefix: nil)
+    else { return nil }
+    let bytes = Array(whole.body)
+    guard let file = DigestFile(bytes: bytes) else { return nil }
     var byModel = [String: [(id: String, entry: Entry)]]()
     for (key, entry) in entries { byModel[key.model, default: []].append((key.id.rawValue, entry)) }
     var result = InventoryDigest()
@@ -233,9 +233,7 @@ extension InventoryDigest {
   }
 
   private static func append(_ value: UInt32, to bytes: inout [UInt8]) {
-    for shift in stride(from: 24, through: 0, by: -8) {
-      bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
-    }
+    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
   }
 
   /// `u8` length and the UTF-8 bytes; `false` when longer than 255 bytes.
@@ -248,8 +246,8 @@ extension InventoryDigest {
   }
 }
 
-/// A digest file checked whole (magic, version, CRC-32, store id, every length) and read only
-/// as far as where each model's bucket hashes and entries are.
+/// A digest file's body (its container checked) checked whole (every length, ids in order)
+/// and read only as far as where each model's bucket hashes and entries are.
 private struct DigestFile {
   struct Model {
     var buckets: [SHA256Digest]
@@ -260,16 +258,9 @@ private struct DigestFile {
 
   var models: [String: Model] = [:]
 
-  init?(bytes: [UInt8], storeID: String) {
+  init?(bytes: [UInt8]) {
     var reader = DigestFileReader(bytes: bytes)
-    guard reader.take(InventoryDigest.magic.count).map({ Array($0) }) == InventoryDigest.magic,
-      reader.u32() == InventoryDigest.fileVersion, let checksum = reader.u32(),
-      bytes.withUnsafeBytes({
-        CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[reader.offset...]))
-      })
-        == checksum,
-      reader.short() == storeID, let modelCount = reader.u32()
-    else { return nil }
+    guard let modelCount = reader.u32() else { return nil }
     for _ in 0..<modelCount {
       guard let model = reader.short(), models[model] == nil, let count = reader.u32(), count > 0
       else { return nil }
@@ -308,7 +299,7 @@ private struct DigestFileReader {
   }
 
   mutating func u32() -> UInt32? {
-    take(4).map { $0.reduce(0) { $0 << 8 | UInt32($1) } }
+    take(4).map { $0.reversed().reduce(0) { $0 << 8 | UInt32($1) } }
   }
 
   mutating func short() -> String? {

@@ -238,8 +238,13 @@ extension SyncFolder {
   {
     let moving = settings.cloudFolder.map { $0 != path } ?? false
     try SyncKeyFile.write(keyring, to: keyFilePath)
-    // What the last clean sync sealed was read with the old keys.
-    try? fileSystem.removeFile(home + "/" + Self.sealFileName)
+    // What the last clean sync sealed was read with the old keys: the seal goes, the last
+    // transfer times stay.
+    var state = SyncState.read(home: home, fileSystem: fileSystem)
+    if state.seal != nil {
+      state.seal = nil
+      state.write(home: home, fileSystem: fileSystem)
+    }
     try enableSync(cloud: path)
     var report = KeyChangeReport(
       current: keyring.current, keyIDs: keyring.ids, keyFile: keyFilePath)

@@ -1,13 +1,13 @@
 import CloudFolder
-public import JSONLines
+import JSONLines
 import LocalStore
 import MirrorStore
-public import StashModel
+import StashModel
 
-/// The sync seal: a derived file, `sync.seal` beside the stores, that lets a `stash sync` with
-/// nothing new skip opening both stores.
+/// The sync seal, kept in the sync state (`sync.state`, ``SyncState``): it lets a `stash sync`
+/// with nothing new skip opening both stores.
 ///
-/// A CLI sync that ends with nothing left to do (no failure, nothing rejected, waiting,
+/// A sync that ends with nothing left to do (no failure, nothing rejected, waiting,
 /// stopped, missing or duplicated, no other zone in the folder, nothing pending export, both
 /// transfer times recorded, no damaged tail in either store) writes a fingerprint of everything a sync reads: for
 /// `default.store` and `cloud.store` their inode, size, change and modification times and the
@@ -26,20 +26,18 @@ public import StashModel
 /// no-op (DESIGN invariant 4, idempotence): the skipped run reads nothing new, so its pass and
 /// export have nothing to do, and nothing is written (the gate rule, invariant 6, holds
 /// trivially). The simulation checks that every sync the seal would skip reports what a full
-/// sync reports. The seal is written without fsync: it is checked on every use.
+/// sync reports. The sync state is written without fsync: it is checked on every use.
 ///
 /// The seal also keeps the local store's committed prefix, from which a sync of the local
 /// edits made since starts (``SealedChanges``); its layout is in ``SyncSeal``.
 extension SyncFolder {
-  /// The seal's file name in the device folder.
-  static let sealFileName = SyncSeal.fileName
-
   /// The report of a sync with nothing new: what a full run over unchanged stores and an
   /// unchanged shared folder reports.
   static var nothingNewReport: SyncRunReport {
     var report = SyncRunReport()
     report.gateOpened = true
     report.passRan = true
+    report.choice = .nothingNew
     return report
   }
 
@@ -55,50 +53,47 @@ extension SyncFolder {
     return names.contains { $0.hasSuffix(".json") && !held.contains(String($0.dropLast(5))) }
   }
 
-  /// Runs nothing and returns the report of a sync with nothing new when the seal in `home`
-  /// matches both stores and the shared folder exactly as they are now; `nil` (run the full
-  /// sync) otherwise, including when the seal is missing, damaged, stale or another folder's.
+  /// Records a sync with nothing new, which runs nothing (the sync state matched both stores
+  /// and the shared folder exactly as they are now: the caller holds the folder's lock), and
+  /// returns its report.
   ///
-  /// It holds the folder's lock while it compares, as a sync does. On a match it records
-  /// `now` as the last import and export in `sync-times.json`, as a full run would have.
-  ///
-  /// - Throws: ``StashError`` (busy) when another process holds the folder past the timeout.
-  public static func syncIfUnchanged(
-    at home: String, lockTimeout: Double = 3, now: Timestamp = .now(),
-    fileSystem: any FileSystem = POSIXFileSystem()
-  ) throws(StashError) -> SyncRunReport? {
-    guard let seal = SyncSeal.read(home: home, fileSystem: fileSystem) else { return nil }
-    let lock = FolderLock(folder: home, timeout: lockTimeout, fileSystem: fileSystem)
-    let proof: FolderLock.Held
-    do { proof = try lock.acquire() } catch { throw StashError(error) }
-    defer { lock.release(proof) }
-    guard seal.storeMatches(0, home: home, fileSystem: fileSystem),
-      seal.storeMatches(1, home: home, fileSystem: fileSystem),
-      seal.sharedFolderMatches(fileSystem: fileSystem),
-      !namesUnheldKey(home: home, cloud: seal.cloud, fileSystem: fileSystem)
-    else { return nil }
-    // This run's import and export worked (they had nothing to do): record it as a full run
-    // would have, in sync-times.json (outside the stores and the seal), for the mirror named
-    // by cloud.store's first line.
+  /// This run's import and export worked (they had nothing to do): it records `now` as a
+  /// full run would have, in the sync state's times (outside the stores), for the mirror named
+  /// by `cloud.store`'s first line.
+  static func skip(home: String, now: Timestamp, fileSystem: any FileSystem) -> SyncRunReport {
     if let mirror = LogHeader.read(
       atPath: home + "/" + MirrorStore.fileName, fileSystem: fileSystem)?.storeID
     {
-      SyncTimes.record(home: home, mirror: mirror, at: now, exported: true, fileSystem: fileSystem)
+      recordSync(
+        home: home, mirror: mirror, at: now, exported: true, seal: nil, fileSystem: fileSystem)
     }
     return nothingNewReport
   }
 
-  /// Writes the seal after a sync that left nothing to do (and nothing otherwise). Failing to
-  /// write it only costs the next sync its shortcut.
+  /// Records a run that got as far as its import in the sync state, in one write: its
+  /// transfer times, and a new seal when it left nothing to do (else the earlier seal stays,
+  /// and it matches only if both stores and the folder return to what that clean run left).
+  /// Failing to write it only costs the next sync its shortcut.
   ///
   /// - Parameter previous: The seal the run started from when it proved both stores are that
   ///   seal's files with lines appended (a sync of sealed changes): their CRC-32 then goes on
   ///   over the appended bytes instead of reading every byte again.
-  func updateSeal(
+  func recordSyncState(
     after report: SyncRunReport, mirror: MirrorStore, cloud folder: CloudFolder,
     continuing previous: SyncSeal? = nil
   ) {
-    let path = home + "/" + Self.sealFileName
+    Self.recordSync(
+      home: home, mirror: mirror.storeID, at: clock(),
+      exported: report.exportError == nil && report.exportStopped == nil,
+      seal: seal(after: report, mirror: mirror, cloud: folder, continuing: previous),
+      fileSystem: fileSystem)
+  }
+
+  /// The seal of a run that left nothing to do; `nil` after any other.
+  private func seal(
+    after report: SyncRunReport, mirror: MirrorStore, cloud folder: CloudFolder,
+    continuing previous: SyncSeal?
+  ) -> SyncSeal? {
     let content = mirror.content
     let clean =
       report.passRan && report.passError == nil && report.exportError == nil
@@ -108,18 +103,14 @@ extension SyncFolder {
       && !report.otherZones.contains(where: \.hasLiveSegments)
       && content.pending.isEmpty && content.lastImport != nil && content.lastExport != nil
       && mirror.droppedTail == nil && local?.openReport.tail == nil
-    // A run that leaves something to do writes nothing: an earlier seal stays, and it matches
-    // only if both stores and the folder return to what that clean run left.
     guard clean, let cloud = settings.cloudFolder,
-      let bytes = SyncSeal.bytes(
+      let seal = SyncSeal.take(
         home: home, cloud: cloud, localPrefix: local?.describePrefix(), continuing: previous,
         fileSystem: fileSystem),
       // Checked after the fingerprint was taken: a segment published since this run's import
       // listed the folder is in the fingerprint, and the next sync would skip it.
       folder.holdsNothingUnseen(by: mirror.content)
-    else { return }
-    if (try? fileSystem.writeFileAtomically(path, bytes, durable: false)) == nil {
-      try? fileSystem.removeFile(path)
-    }
+    else { return nil }
+    return seal
   }
 }

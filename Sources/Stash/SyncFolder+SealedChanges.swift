@@ -1,8 +1,8 @@
-public import JSONLines
-public import LocalStore
+import JSONLines
+import LocalStore
 import MirrorStore
 import Reconciler
-public import StashModel
+import StashModel
 
 /// What changed in the local store since a sync that left nothing to do: the records a sync
 /// of those changes must look at.
@@ -21,44 +21,25 @@ public import StashModel
 ///
 /// Only row and tombstone changes qualify; anything else appended (settings, checkpoints,
 /// conflicts: a resolution writes the mirror too) runs the full sync.
-public struct SealedChanges: Hashable, Sendable {
+struct SealedChanges: Hashable, Sendable {
   /// The records the changes touch.
-  public let keys: Set<RecordKey>
+  let keys: Set<RecordKey>
   /// The rows the changes write or remove: each must be a row of one of ``keys`` (checked
   /// once the store is open, ``LocalContent/unseenRows``).
-  public let rows: Set<RowID>
+  let rows: Set<RowID>
 }
 
 extension SyncFolder {
-  /// The local changes since the sync seal in `home`, when the seal proves that a sync of
-  /// those changes alone is the whole sync (see ``SealedChanges``); `nil` when a full sync
-  /// must run (no seal, another format, the mirror or the shared folder changed, the local
-  /// store rewritten, or a change of another kind appended).
-  ///
-  /// It holds the folder's lock while it compares; ``syncSealedChanges(progress:)`` compares
-  /// again under the lock before it writes anything.
-  ///
-  /// - Throws: ``StashError`` (busy) when another process holds the folder past the timeout.
-  public static func sealedChanges(
-    at home: String, schemas: SchemaRegistry, lockTimeout: Double = 3,
-    fileSystem: any FileSystem = POSIXFileSystem()
-  ) throws(StashError) -> SealedChanges? {
-    // Without a seal there is nothing to compare, and nothing (not even the lock) is created.
-    guard SyncSeal.read(home: home, fileSystem: fileSystem) != nil else { return nil }
-    let lock = FolderLock(folder: home, timeout: lockTimeout, fileSystem: fileSystem)
-    let proof: FolderLock.Held
-    do { proof = try lock.acquire() } catch { throw StashError(error) }
-    defer { lock.release(proof) }
-    return sealedChanges(home: home, schemas: schemas, fileSystem: fileSystem)?.changes
-  }
-
-  /// The comparison itself; the caller holds the folder's lock.
-  static func sealedChanges(home: String, schemas: SchemaRegistry, fileSystem: any FileSystem)
-    -> (changes: SealedChanges, seal: SyncSeal)?
-  {
-    guard let seal = SyncSeal.read(home: home, fileSystem: fileSystem),
-      let prefix = seal.localPrefix, seal.storeMatches(1, home: home, fileSystem: fileSystem),
-      seal.sharedFolderMatches(fileSystem: fileSystem)
+  /// The local changes since the sync state `seal`, when it proves that a sync of those
+  /// changes alone is the whole sync (see ``SealedChanges``); `nil` when a full sync must run
+  /// (no local prefix, the mirror or the shared folder changed, the local store rewritten, or
+  /// a change of another kind appended). The caller holds the folder's lock.
+  static func sealedChanges(
+    home: String, schemas: SchemaRegistry, seal: SyncSeal, fileSystem: any FileSystem
+  ) -> SealedChanges? {
+    guard let prefix = seal.localPrefix,
+      seal.storeMatches(1, home: home, fileSystem: fileSystem),
+      seal.sharedFolderMatches(home: home, fileSystem: fileSystem)
     else { return nil }
     let opened: (log: Log, state: (LogHeader, [Transaction]), tail: TailReport?)?
     do {
@@ -93,48 +74,41 @@ extension SyncFolder {
         }
       }
     }
-    return (SealedChanges(keys: keys, rows: rows), seal)
+    return SealedChanges(keys: keys, rows: rows)
   }
 
-  /// Runs a sync of the sealed changes this folder was opened for
-  /// (``Options/sealedChanges``): the ordinary import (which finds nothing), a pass over
-  /// those records only, the ordinary export, and a new seal.
+  /// Runs a sync of the changes made here since the sync state `seal` (the caller holds the
+  /// folder's lock): the ordinary import (which finds nothing), a pass over those records
+  /// only, the ordinary export, and a new sync state.
   ///
   /// - Returns: What happened, or `nil`, having written nothing, when the full sync must run
-  ///   instead: the seal no longer holds under the lock (another process wrote, the shared
-  ///   folder changed), the changes are not among those the folder was opened for, a row they
-  ///   touch is not one the folder holds, or the import finds something new.
-  /// - Throws: ``StashError`` as ``sync(sealing:progress:)`` does.
-  public func syncSealedChanges(
-    progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
+  ///   instead: the state does not prove it (`known`: what it proved under the same lock hold), the changes are not among the records the folder
+  ///   was opened for, a row they touch is not one the folder holds, the local store is bound
+  ///   to another mirror, or the import finds something new.
+  /// - Throws: ``StashError`` as ``sync(progress:)`` does.
+  func syncSealedChanges(
+    seal: SyncSeal, changes known: SealedChanges? = nil, session: SyncSession? = nil,
+    progress: (_ read: Int, _ total: Int) -> Void
   ) throws(StashError) -> SyncRunReport? {
-    let proof: FolderLock.Held
-    do { proof = try lock.acquire() } catch { throw StashError(error) }
-    defer { lock.release(proof) }
-    guard let opened = options.sealedChanges, let local else { return nil }
+    guard let local else { return nil }
     do { try local.refresh() } catch { throw StashError(error) }
     let content = local.content
     guard
-      let (changes, seal) = Self.sealedChanges(
-        home: home, schemas: schemas, fileSystem: fileSystem),
-      changes.keys.isSubset(of: opened.keys), changes.rows.isDisjoint(with: content.unseenRows)
+      let changes = known
+        ?? Self.sealedChanges(home: home, schemas: schemas, seal: seal, fileSystem: fileSystem),
+      options.syncKeys.map(changes.keys.isSubset(of:)) ?? true,
+      changes.rows.isDisjoint(with: content.unseenRows)
     else { return nil }
-    // A store read whole (no usable index) knows every record: the ordinary full pass then.
-    let keys: Set<RecordKey>? = content.isComplete ? nil : changes.keys
     let (mirror, cloud) = try syncParts()
     guard content.checkpointMirror == mirror.storeID else { return nil }  // a pass would rebind
-    let reconciler = try makeReconciler(mirror)
-    let passes = PassReports(keys: keys)
-    let coordinator = SyncCoordinator(mirrorStoreID: mirror.storeID) {
-      request throws(ReconcileError) in
-      try passes.run(request, with: reconciler)
-    }
+    let (coordinator, passes) = try syncRunners(mirror, session: session, keys: changes.keys)
     let report = try run(
       mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes, progress: progress,
-      onlyIfNothingNew: true)
+      onlyIfNothingNew: true, continuing: seal)
     if report.stoppedBeforeImport { return nil }
-    updateSeal(
-      after: report, mirror: mirror, cloud: cloud, continuing: keys == nil ? nil : seal)
-    return report
+    var chosen = report
+    chosen.choice = .sealedChanges(
+      localFocused: !content.isComplete, mirrorFocused: !mirror.content.isComplete)
+    return chosen
   }
 }

@@ -8,76 +8,10 @@ import StashCrypto
 public import StashModel
 import Synchronization
 
-/// What one `sync` run did, in plain values (the CLI reads it without the lower modules).
-public struct SyncRunReport: Hashable, Sendable {
-  /// Segments read whole from the shared folder.
-  public var segmentsRead = 0
-  /// Versions the mirror did not know before.
-  public var versionsImported = 0
-  /// What was not applied because it is wrong (a damaged segment or photo, an invalid
-  /// version, a segment of another zone), with the reason.
-  public var rejectedSegments: [String] = []
-  /// What is not complete yet (a segment or photo the sync tool is still delivering): read
-  /// again by the next sync.
-  public var waiting: [String] = []
-  /// Keys of the encrypted shared folder that this device lacks (a rotation it was not
-  /// given yet), by id: what is sealed with them waits until a person enters them.
-  public var missingKeys: [String] = []
-  /// Whether a finished, successful import of this mirror opened the gate in this run.
-  public var gateOpened = false
-  /// Whether a reconcile pass ran.
-  public var passRan = false
-  /// Why the reconcile pass failed, if it did (the import had reached the mirror; the
-  /// inventory was left as it was).
-  public var passFailure: String? { passError?.message }
-  /// The reconcile pass's failure, typed: a damaged store or a busy folder (the CLI exits 4
-  /// or 3 for those, as every command does) or a save that failed.
-  public var passError: StashError?
-  /// Records written to the local store from the mirror.
-  public var appliedLocally = 0
-  /// Versions copied from the local store to the mirror.
-  public var copiedToMirror = 0
-  /// Conflicts recorded in this run.
-  public var newConflicts: [ConflictID] = []
-  /// Conflicts settled because their sides came to agree.
-  public var settledConflicts = 0
-  /// Records whose concurrent stock moves merged (added up) instead of conflicting.
-  public var merged = 0
-  /// Records with duplicate local rows, left alone.
-  public var duplicates = 0
-  /// Versions exported.
-  public var versionsExported = 0
-  /// The segments written, relative to the shared folder.
-  public var exportedSegments: [String] = []
-  /// The first segment written, if any.
-  public var exportedSegment: String? { exportedSegments.first }
-  /// Why this device exported nothing though it had versions to send: another copy of this
-  /// device folder writes as this device (or a segment it wrote is gone). What to do is in
-  /// the message.
-  public var exportStopped: ExportStop?
-  /// Why the export failed, if it did after the import had worked.
-  public var exportFailure: String? { exportError?.message }
-  /// The export's failure, typed (the versions not exported stay pending for the next sync).
-  public var exportError: StashError?
-  /// Photos that could not be exported (missing or damaged here).
-  public var photosMissing: [String] = []
-  /// Photos this device holds that the shared folder lacked (missing, renamed by a sync tool,
-  /// cut short, damaged), published again by this run: their SHA-256 in hex.
-  public var photosPublished: [String] = []
-  /// Other zones whose segments in the shared folder hold changes this device does not have
-  /// (a zone race, or another inventory's files): nothing of them was merged.
-  public var otherZones: [OtherZone] = []
-  /// A sync of sealed changes found something new in the shared folder and stopped before
-  /// writing anything: the full sync runs instead (``SyncFolder/syncSealedChanges(progress:)``).
-  var stoppedBeforeImport = false
-
-  /// An empty report.
-  public init() {}
-}
-
 extension SyncFolder {
   /// Runs sync once, as "the app becomes active with a network": import, reconcile (if the
-  /// import opened the gate), export.
+  /// import opened the gate), export; or less, when the sync state proves that less is the
+  /// whole sync.
   ///
   /// The whole run is one critical section: it holds the device folder's lock (reentrant in
   /// this process, `flock` across processes) from before the import until after the export,
@@ -86,52 +20,143 @@ extension SyncFolder {
   /// gate closed: only this run's finished, successful import of this mirror lets the
   /// reconciler write.
   ///
+  /// Under the lock it reads the sync state once (see SyncFolder+Seal.swift) and chooses:
+  /// nothing, when both stores and the shared folder are as a sync that left nothing to do
+  /// left them; a pass over the records changed here since, when only local row changes were
+  /// appended (``SealedChanges``); the full sync otherwise. Each choice reports what the full
+  /// sync would.
+  ///
   /// A run that got as far as a successful import returns a report, even when the pass or
   /// the export then failed or the export was stopped: those are in the report.
   ///
+  /// - Parameter progress: Told after each segment read from the shared folder how many of
+  ///   the unread ones were read (for a progress line on a terminal).
   /// - Returns: What happened.
   /// - Throws: ``StashError`` when nothing could be done: busy (another process holds the
   ///   folder), sync not set up, the mirror damaged, the shared folder unreachable, its zone
   ///   file damaged or of another account. Nothing is then written to either store.
-  ///
-  /// - Parameters:
-  ///   - progress: Told after each segment read from the shared folder how many of the unread
-  ///     ones were read (for a progress line on a terminal).
-  ///   - sealing: Write the sync seal when the run leaves nothing to do, so that the next
-  ///     ``syncIfUnchanged(at:lockTimeout:fileSystem:)`` can skip a sync with nothing new
-  ///     (the CLI does; see SyncFolder+Seal.swift).
   public func sync(
-    sealing: Bool = false, progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
-  ) throws(StashError) -> SyncRunReport {
-    try sync(sealing: sealing, progress: progress, afterPass: {})
-  }
-
-  /// ``sync(sealing:progress:)``, calling `afterPass` once the pass is done (or did not run)
-  /// and before the export, which never writes the local store: what is derived from the
-  /// local store can start there (``DeviceFolder/sync(sealing:progress:)`` starts the digest).
-  func sync(
-    sealing: Bool, progress: (_ read: Int, _ total: Int) -> Void, afterPass: () -> Void
+    progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(StashError) -> SyncRunReport {
     let proof: FolderLock.Held
     do { proof = try lock.acquire() } catch { throw StashError(error) }
     defer { lock.release(proof) }
-    guard options.sealedChanges == nil else {
+    return try sync(seal: SyncSeal.read(home: home, fileSystem: fileSystem), progress: progress)
+  }
+
+  /// Opens the folder at `home` as cheaply as its sync state allows and syncs it once (see
+  /// ``sync(progress:)``): a sync with nothing new opens neither store; a sync of local
+  /// changes opens both from their indexes holding only the records changed; any other opens
+  /// them whole. The folder's lock is held from the comparison to the end of the sync.
+  ///
+  /// - Parameters:
+  ///   - home: The folder.
+  ///   - schemas: The schemas it was written with.
+  ///   - options: How to open it (it is never created: a missing store is refused).
+  ///   - progress: As for ``sync(progress:)``.
+  /// - Returns: What happened.
+  /// - Throws: ``StashError`` as ``open(at:registry:options:)`` and ``sync(progress:)`` do, or
+  ///   refused when the folder has no store.
+  public static func sync(
+    at home: String, registry schemas: SchemaRegistry, options: Options = Options(),
+    progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
+  ) throws(StashError) -> SyncRunReport {
+    var options = options
+    options.createIfMissing = false
+    let lock = FolderLock(
+      folder: home, timeout: options.lockTimeout, fileSystem: options.fileSystem)
+    func openWhole() throws(StashError) -> SyncFolder {
+      let folder = try open(at: home, registry: schemas, options: options, lock: lock)
+      guard folder.local != nil else {
+        throw StashError(
+          .refused, "Sync is off: '\(home)' has no store yet; turn it on with a shared folder",
+          hint: .enableSync)
+      }
+      return folder
+    }
+    // Without a sync state there is nothing to compare, and nothing (not even the lock) is
+    // created before the folder opens.
+    guard let seal = SyncSeal.read(home: home, fileSystem: options.fileSystem) else {
+      return try openWhole().sync(progress: progress)
+    }
+    let proof: FolderLock.Held
+    do { proof = try lock.acquire() } catch { throw StashError(error) }
+    defer { lock.release(proof) }
+    if seal.matchesEverything(home: home, fileSystem: options.fileSystem) {
+      return skip(home: home, now: options.clock(), fileSystem: options.fileSystem)
+    }
+    if let changes = sealedChanges(
+      home: home, schemas: schemas, seal: seal, fileSystem: options.fileSystem)
+    {
+      var focused = options
+      focused.syncKeys = changes.keys
+      let folder = try open(at: home, registry: schemas, options: focused, lock: lock)
+      if let report = try folder.syncSealedChanges(
+        seal: seal, changes: changes, progress: progress)
+      {
+        return report
+      }
+    }
+    return try openWhole().sync(seal: nil, progress: progress)
+  }
+
+  /// The sync under the folder's lock, from the sync state `seal` read at its start (`nil`:
+  /// none, or one that no longer holds): nothing, a pass over the sealed changes, or the full
+  /// sync, in the coordinator of `session` when a ``SyncSession`` runs it.
+  func sync(
+    seal: SyncSeal?, session: SyncSession? = nil,
+    progress: (_ read: Int, _ total: Int) -> Void
+  ) throws(StashError) -> SyncRunReport {
+    // A session's gate opens only with an import it ran, and what it has pending must run.
+    let sessionWaits = session.map { !$0.isGateOpen || $0.coordinator.pending != nil } ?? false
+    if let seal, !sessionWaits, seal.matchesEverything(home: home, fileSystem: fileSystem) {
+      return Self.skip(home: home, now: clock(), fileSystem: fileSystem)
+    }
+    if let seal, local != nil,
+      let report = try syncSealedChanges(seal: seal, session: session, progress: progress)
+    {
+      return report
+    }
+    guard options.syncKeys == nil else {
       throw .refused(
         "This folder was opened for a sync of sealed changes (it holds only those records); "
           + "open it without them for a full sync")
     }
     let (mirror, cloud) = try syncParts(writing: true)
+    let (coordinator, passes) = try syncRunners(mirror, session: session, keys: nil)
+    let report = try run(
+      mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes, progress: progress)
+    return report
+  }
+
+  /// The full sync whatever the sync state says (the simulation compares it with the sync
+  /// the state chose).
+  func syncFully() throws(StashError) -> SyncRunReport {
+    let proof: FolderLock.Held
+    do { proof = try lock.acquire() } catch { throw StashError(error) }
+    defer { lock.release(proof) }
+    return try sync(seal: nil, progress: { _, _ in })
+  }
+
+  /// The coordinator and pass reports a run uses: the session's (passes restricted to `keys`
+  /// for this run), or new ones.
+  func syncRunners(
+    _ mirror: MirrorStore, session: SyncSession?, keys: Set<RecordKey>?
+  ) throws(StashError) -> (SyncCoordinator, PassReports) {
+    if let session {
+      guard session.mirror === mirror else {
+        throw .refused("The mirror was opened again since this session started; start a new one")
+      }
+      session.passes.restrict(to: keys)
+      return (session.coordinator, session.passes)
+    }
     let reconciler = try makeReconciler(mirror)
-    let passes = PassReports()
+    let passes = PassReports(keys: keys)
     let coordinator = SyncCoordinator(mirrorStoreID: mirror.storeID) {
       request throws(ReconcileError) in
       try passes.run(request, with: reconciler)
     }
-    let report = try run(
-      mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes, progress: progress,
-      afterPass: afterPass)
-    if sealing { updateSeal(after: report, mirror: mirror, cloud: cloud) }
-    return report
+    return (coordinator, passes)
   }
 
   /// The reconciler of this folder's two stores.
@@ -151,10 +176,27 @@ extension SyncFolder {
   /// - Parameter onlyIfNothingNew: Write nothing and return when the shared folder holds
   ///   anything to read, reject or wait for (a sync of sealed changes cannot pass over records
   ///   it does not hold): the report then says `stoppedBeforeImport`.
+  ///
+  /// The local index a pass's saves write and what the folder type derives from the local
+  /// store (``Options/refreshDerived``) are computed on another core while the export runs,
+  /// and written before it returns (``LocalStore/deferringIndexWrites(_:)``).
   func run(
     mirror: MirrorStore, cloud: CloudFolder, coordinator: SyncCoordinator, passes: PassReports,
     progress: (Int, Int) -> Void = { _, _ in }, onlyIfNothingNew: Bool = false,
-    afterPass: () -> Void = {}
+    continuing previous: SyncSeal? = nil
+  ) throws(StashError) -> SyncRunReport {
+    func sequence() throws(StashError) -> SyncRunReport {
+      try runSequence(
+        mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes,
+        progress: progress, onlyIfNothingNew: onlyIfNothingNew, continuing: previous)
+    }
+    guard let local else { return try sequence() }
+    return try local.deferringIndexWrites(sequence)
+  }
+
+  private func runSequence(
+    mirror: MirrorStore, cloud: CloudFolder, coordinator: SyncCoordinator, passes: PassReports,
+    progress: (Int, Int) -> Void, onlyIfNothingNew: Bool, continuing previous: SyncSeal?
   ) throws(StashError) -> SyncRunReport {
     passes.clear()
     var report = SyncRunReport()
@@ -198,7 +240,8 @@ extension SyncFolder {
       report.merged = pass.merged
       report.duplicates = pass.duplicates
     }
-    afterPass()
+    // Derived from the local store as the pass left it (the export never writes it).
+    let derived = options.refreshDerived?(self)
     do throws(CloudError) {
       let exported = try cloud.export(
         from: mirror, deviceBlobs: blobs, at: clock(), deviceName: settings.name, post: post)
@@ -220,14 +263,8 @@ extension SyncFolder {
     if let failure = recordFirstTransfers(of: report, in: mirror), report.exportError == nil {
       report.exportError = failure
     }
-    recordSyncTimes(of: report, in: mirror)
-    // The mirror's index, brought up to date once the run's saves are done (a first sync's
-    // export saves would each leave one written earlier behind), so that the next sync of
-    // sealed changes opens the mirror from it. A focused or small mirror writes nothing.
-    mirror.maintainIndex()
-    // The local index a pass's save left building on another core (a first sync's, under
-    // DeviceFolder.sync), written while this sync still holds the folder's lock.
-    local?.writeDeferredIndex()
+    refreshDerivedFiles(
+      after: report, mirror: mirror, cloud: cloud, continuing: previous, finishing: derived)
     return report
   }
 
@@ -271,9 +308,12 @@ final class PassReports: Sendable {
   private let reports = Mutex<[PassReport]>([])
   /// The records a full pass covers in a sync of sealed changes (every other record is
   /// settled: see ``SealedChanges``); `nil`: every record.
-  private let keys: Set<RecordKey>?
+  private let keys: Mutex<Set<RecordKey>?>
 
-  init(keys: Set<RecordKey>? = nil) { self.keys = keys }
+  init(keys: Set<RecordKey>? = nil) { self.keys = Mutex(keys) }
+
+  /// Restricts the full passes of the next run to `keys` (`nil`: every record).
+  func restrict(to keys: Set<RecordKey>?) { self.keys.withLock { $0 = keys } }
 
   func add(_ report: PassReport) { reports.withLock { $0.append(report) } }
 
@@ -284,7 +324,7 @@ final class PassReports: Sendable {
     _ request: SyncCoordinator.PassRequest, with reconciler: Reconciler
   ) throws(ReconcileError) {
     switch request {
-    case .full: add(try reconciler.reconcile(keys: keys))
+    case .full: add(try reconciler.reconcile(keys: keys.withLock { $0 }))
     case .keys(let requested): add(try reconciler.reconcile(keys: requested))
     }
   }

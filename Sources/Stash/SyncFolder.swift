@@ -86,10 +86,14 @@ public final class SyncFolder: Sendable {
     /// opens from its index and holds only those (``LocalStore/Focus``); `nil` (the default)
     /// reads the whole store. Commands that list, sync or check never give one.
     public var focus: LocalStore.Focus? = nil
-    /// The local changes a sync of sealed changes covers (``SyncFolder/sealedChanges(at:schemas:lockTimeout:fileSystem:)``):
-    /// both stores then open from their indexes holding only those records, and only
-    /// ``SyncFolder/syncSealedChanges(progress:)`` syncs; `nil` (the default) reads them whole.
-    public var sealedChanges: SealedChanges? = nil
+    /// The records a sync of sealed changes covers (set by ``SyncFolder/sync(at:registry:options:progress:)``
+    /// only): both stores then open from their indexes holding only those records; `nil`
+    /// (the default) reads them whole.
+    var syncKeys: Set<RecordKey>? = nil
+    /// Starts refreshing what the folder type derives from the local store (the inventory's
+    /// digest), once a sync's pass is done; returns what finishes it before the sync ends.
+    /// Set by the folder type (``DeviceFolder/open(at:options:)``), never by an app.
+    var refreshDerived: (@Sendable (SyncFolder) -> (() -> Void)?)? = nil
     /// When saves write the local store's index.
     public var index: LocalStore.IndexPolicy = .standard
     /// When the mirror writes and uses its index.
@@ -184,8 +188,15 @@ public final class SyncFolder: Sendable {
   public static func open(
     at home: String, registry schemas: SchemaRegistry, options: Options = Options()
   ) throws(StashError) -> SyncFolder {
-    let lock = FolderLock(
-      folder: home, timeout: options.lockTimeout, fileSystem: options.fileSystem)
+    try open(
+      at: home, registry: schemas, options: options,
+      lock: FolderLock(folder: home, timeout: options.lockTimeout, fileSystem: options.fileSystem))
+  }
+
+  /// Opens a folder with `lock` as its lock (a sync that holds it while it opens the folder).
+  static func open(
+    at home: String, registry schemas: SchemaRegistry, options: Options, lock: FolderLock
+  ) throws(StashError) -> SyncFolder {
     let storePath = home + "/" + LocalStore.fileName
     let exists: Bool
     do {
@@ -209,10 +220,16 @@ public final class SyncFolder: Sendable {
     }
     let local: LocalStore
     do {
-      let creation = LocalStore.Creation(
-        deviceID: DeviceID(options.newIdentifier().rawValue)!,
-        deviceName: options.deviceName ?? ProcessInfo.processInfo.hostName, time: options.clock(),
-        storeID: StoreID(options.newIdentifier().rawValue)!, folderIdentity: identity)
+      // Only a store that is created takes identifiers and a time: an open that creates
+      // nothing leaves the folder's sequence of identifiers as it was.
+      let creation =
+        exists
+        ? nil
+        : LocalStore.Creation(
+          deviceID: DeviceID(options.newIdentifier().rawValue)!,
+          deviceName: options.deviceName ?? ProcessInfo.processInfo.hostName,
+          time: options.clock(), storeID: StoreID(options.newIdentifier().rawValue)!,
+          folderIdentity: identity)
       local = try LocalStore.open(
         folder: home, schemas: schemas, lock: lock, create: creation,
         access: exists ? options.access.store : .writing, compaction: options.compaction,
@@ -233,22 +250,26 @@ public final class SyncFolder: Sendable {
   /// The local store's focus: every record a sync of sealed changes covers, or the records a
   /// one-record command names.
   private static func localFocus(_ options: Options) -> LocalStore.Focus? {
-    guard let sealed = options.sealedChanges else { return options.focus }
-    return LocalStore.Focus(keys: sealed.keys)
+    guard let keys = options.syncKeys else { return options.focus }
+    return LocalStore.Focus(keys: keys)
   }
 
   /// The mirror's focus: the records of a sync of sealed changes, when the local store holds
   /// only those too (a local store read whole runs the ordinary full pass, over a whole mirror).
   private func mirrorFocus(_ local: LocalStore) -> Set<RecordKey>? {
-    local.content.isComplete ? nil : options.sealedChanges?.keys
+    local.content.isComplete ? nil : options.syncKeys
   }
 
   private func openMirror() -> MirrorStatus {
     guard let local, entitlementAtOpen.opensMirror else { return .notEntitled(entitlementAtOpen) }
+    // As for the local store: only a mirror that is created takes an identifier and a time.
+    let exists =
+      (try? options.fileSystem.identity(atPath: home + "/" + MirrorStore.fileName)) ?? nil != nil
     do {
       let store = try MirrorStore.open(
         folder: home, schemas: local.schemas, lock: lock,
-        create: (local.deviceID, options.clock(), StoreID(options.newIdentifier().rawValue)!),
+        create: exists
+          ? nil : (local.deviceID, options.clock(), StoreID(options.newIdentifier().rawValue)!),
         access: options.access.store, compaction: options.compaction,
         focus: mirrorFocus(local), indexPolicy: options.mirrorIndex,
         fileSystem: options.fileSystem)

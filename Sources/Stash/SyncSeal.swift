@@ -9,68 +9,83 @@ import StashModel
   import Darwin
 #endif
 
-/// `sync.seal` as read back (see SyncFolder+Seal.swift for what it is and why it is safe).
+/// The seal of the sync state (see SyncFolder+Seal.swift for what it is and why it is safe).
 ///
-/// Format 4 (`stash.sync.seal 4`): the format line; one `store` line for `default.store` and
-/// one for `cloud.store` (`store NAME <inode> <size> <change time> <modification time>
-/// <CRC-32>`); a `prefix` line describing the local store's committed prefix (`prefix <device>
-/// <inode> <end> <last sequence> <lines>` and one `<offset>:<length>:<line>:<CRC-32>` probe per
-/// line checked, or `prefix -`); then the shared folder's lines (`cloud PATH`, `zone`, `device`,
-/// `file`, and `blobs` and one `blob NAME <kind> <inode> <size> <change time>` per entry of
-/// its `blobs/` folder). Formats 2 (no `prefix` line) and 3 (no `blobs/` lines) are ignored
-/// (the seal is derived), and the next clean sync writes format 4.
+/// Its fingerprint (the sync state's source) is lines of text: one `store` line for
+/// `default.store` and one for `cloud.store` (`store NAME <inode> <size> <change time>
+/// <modification time> <CRC-32>`); a `prefix` line describing the local store's committed
+/// prefix (`prefix <device> <inode> <end> <last sequence> <lines>` and one
+/// `<offset>:<length>:<line>:<CRC-32>` probe per line checked, or `prefix -`); then the shared
+/// folder's lines (`cloud PATH`, `zone`, `device`, `file`, and `blobs` and one `blob NAME
+/// <kind> <inode> <size> <change time>` per entry of its `blobs/` folder).
 ///
 /// The `blob` lines are also what a sync knows of the shared photos: a clean sync checked
 /// every photo this device holds in the shared folder, so one whose line is unchanged since is
 /// intact without reading it again (``sealedPhotos(home:cloud:fileSystem:)``).
 struct SyncSeal {
-  static let fileName = "sync.seal"
-  static let format = "stash.sync.seal 4"
   static let storeNames = [LocalStore.fileName, MirrorStore.fileName]
 
   /// The `store` lines, the local store's first.
   let storeLines: [String]
-  /// The local store's committed prefix when the seal was written.
+  /// The local store's committed prefix when the seal was taken.
   let localPrefix: LogPrefix?
   /// The shared folder's lines, from `cloud PATH` on.
   let sharedLines: [String]
   /// The shared folder's path.
   let cloud: String
-  /// When the seal was written (its modification time, in nanoseconds since 1970).
-  let time: Int64
+  /// When the seal was written (nanoseconds since 1970, as the file system stamps files);
+  /// `nil` for a seal this process took and has not written yet.
+  let time: Int64?
 
-  /// The seal in `home`, or `nil` when it is missing, not a regular file, or not this format.
+  /// The seal in `home`'s sync state, or `nil` when there is none.
   static func read(home: String, fileSystem: any FileSystem) -> SyncSeal? {
-    let path = home + "/" + fileName
-    guard (try? fileSystem.identity(atPath: path, followingLinks: false))??.kind == .regular,
-      let bytes = readSmallFile(path, limit: 1 << 20, fileSystem: fileSystem),
-      let time = times(path)?.modification
-    else { return nil }
-    let lines = String(decoding: bytes, as: UTF8.self).split(
-      separator: "\n", omittingEmptySubsequences: false
-    ).map(String.init)
-    guard lines.count > 5, lines[0] == format, lines[3].hasPrefix("prefix "),
-      lines[4].hasPrefix("cloud "), lines.last == ""
-    else { return nil }
-    return SyncSeal(
-      storeLines: Array(lines[1...2]), localPrefix: prefix(from: lines[3]),
-      sharedLines: Array(lines[4..<(lines.count - 1)]),
-      cloud: String(lines[4].dropFirst("cloud ".count)), time: time)
+    SyncState.read(home: home, fileSystem: fileSystem).seal
   }
 
-  /// The seal's bytes for both stores and the shared folder `cloud` as they are now, or `nil`
-  /// when something cannot be read (then no seal is written).
+  /// The seal whose fingerprint is `fingerprint`, written at `time`; `nil` when the lines do
+  /// not fit.
+  init?(fingerprint: [UInt8], time: Int64?) {
+    let lines = String(decoding: fingerprint, as: UTF8.self).split(
+      separator: "\n", omittingEmptySubsequences: false
+    ).map(String.init)
+    guard lines.count > 3, lines[0].hasPrefix("store "), lines[1].hasPrefix("store "),
+      lines[2].hasPrefix("prefix "), lines[3].hasPrefix("cloud ")
+    else { return nil }
+    self.init(
+      storeLines: Array(lines[0...1]), localPrefix: Self.prefix(from: lines[2]),
+      sharedLines: Array(lines[3...]), cloud: String(lines[3].dropFirst("cloud ".count)),
+      time: time)
+  }
+
+  init(
+    storeLines: [String], localPrefix: LogPrefix?, sharedLines: [String], cloud: String,
+    time: Int64?
+  ) {
+    self.storeLines = storeLines
+    self.localPrefix = localPrefix
+    self.sharedLines = sharedLines
+    self.cloud = cloud
+    self.time = time
+  }
+
+  /// The fingerprint's bytes.
+  var fingerprint: [UInt8] {
+    Array((storeLines + [Self.prefixLine(localPrefix)] + sharedLines).joined(separator: "\n").utf8)
+  }
+
+  /// The seal of both stores and the shared folder `cloud` as they are now, or `nil` when
+  /// something cannot be read (then no seal is written).
   ///
   /// - Parameters:
   ///   - localPrefix: The local store's committed prefix now.
   ///   - previous: The seal this sync started from, when the run proved that each store is
   ///     that seal's file with lines appended (a sync of sealed changes): the CRC-32 then goes
   ///     on from the recorded one over the appended bytes only. `nil` reads every byte.
-  static func bytes(
+  static func take(
     home: String, cloud: String, localPrefix: LogPrefix?, continuing previous: SyncSeal?,
     fileSystem: any FileSystem
-  ) -> [UInt8]? {
-    var lines = [format]
+  ) -> SyncSeal? {
+    var lines = [String]()
     for (index, name) in storeNames.enumerated() {
       let path = home + "/" + name
       guard let stat = storeStat(path, fileSystem: fileSystem) else { return nil }
@@ -88,10 +103,9 @@ struct SyncSeal {
       }
       lines.append("store \(name) \(stat.line) \(hex(crc))")
     }
-    lines.append(prefixLine(localPrefix))
     guard let shared = sharedLines(cloud: cloud, fileSystem: fileSystem) else { return nil }
-    lines += shared
-    return Array((lines.joined(separator: "\n") + "\n").utf8)
+    return SyncSeal(
+      storeLines: lines, localPrefix: localPrefix, sharedLines: shared, cloud: cloud, time: nil)
   }
 
   /// Whether the store at `path` is the one the seal's line (for `index`) recorded: the same
@@ -103,7 +117,7 @@ struct SyncSeal {
     guard fields.count == 7, fields[0] == "store", fields[1] == name,
       let current = Self.storeStat(home + "/" + name, fileSystem: fileSystem)
     else { return false }
-    if current.line == fields[2...5].joined(separator: " ") && current.change < time {
+    if let time, current.line == fields[2...5].joined(separator: " ") && current.change < time {
       return true
     }
     guard String(current.size) == fields[3],
@@ -113,14 +127,25 @@ struct SyncSeal {
     return Self.hex(crc) == fields[6]
   }
 
-  /// Whether the shared folder is as the seal recorded it.
-  func sharedFolderMatches(fileSystem: any FileSystem) -> Bool {
-    Self.sharedLines(cloud: cloud, fileSystem: fileSystem) == sharedLines
+  /// Whether both stores and the shared folder are exactly as the seal recorded them: a sync
+  /// now has nothing to do.
+  func matchesEverything(home: String, fileSystem: any FileSystem) -> Bool {
+    storeMatches(0, home: home, fileSystem: fileSystem)
+      && storeMatches(1, home: home, fileSystem: fileSystem)
+      && sharedFolderMatches(home: home, fileSystem: fileSystem)
+  }
+
+  /// Whether the shared folder is as the seal recorded it, and, for an encrypted one, its
+  /// `keys/` names no key the device folder `home` lacks (a rotation since the seal, which
+  /// the fingerprint does not cover: the full sync then runs and says so).
+  func sharedFolderMatches(home: String, fileSystem: any FileSystem) -> Bool {
+    !SyncFolder.namesUnheldKey(home: home, cloud: cloud, fileSystem: fileSystem)
+      && Self.sharedLines(cloud: cloud, fileSystem: fileSystem) == sharedLines
   }
 
   // MARK: The prefix line
 
-  private static func prefixLine(_ prefix: LogPrefix?) -> String {
+  static func prefixLine(_ prefix: LogPrefix?) -> String {
     guard let prefix else { return "prefix -" }
     let head =
       "prefix \(prefix.device) \(prefix.inode) \(prefix.end) \(prefix.lastSequence) \(prefix.lines)"
@@ -228,7 +253,7 @@ struct SyncSeal {
 
   /// The change and modification times of the entry at `path` (not following a link), in
   /// nanoseconds since 1970.
-  private static func times(_ path: String) -> (change: Int64, modification: Int64)? {
+  static func times(_ path: String) -> (change: Int64, modification: Int64)? {
     var info = stat()
     guard lstat(path, &info) == 0 else { return nil }
     #if canImport(Darwin)
@@ -279,7 +304,7 @@ struct SyncSeal {
   }
 
   /// The whole regular file at `path` if it is at most `limit` bytes.
-  static func readSmallFile(_ path: String, limit: Int, fileSystem: any FileSystem)
+  private static func readSmallFile(_ path: String, limit: Int, fileSystem: any FileSystem)
     -> [UInt8]?
   {
     try? InputFile.read(path, fileSystem: fileSystem, maximumBytes: Int64(limit))

@@ -22,8 +22,10 @@ public final class SyncSession: Sendable {
   public let folder: SyncFolder
   /// The coordinator: the gate, the pending work, the foreground rule.
   public let coordinator: SyncCoordinator
-  private let mirror: MirrorStore
-  private let passes: PassReports
+  /// The mirror the session's coordinator passes over.
+  let mirror: MirrorStore
+  /// The reports of the passes the coordinator runs.
+  let passes: PassReports
 
   /// Starts the sync of `folder` for this process, with the gate closed.
   ///
@@ -63,7 +65,8 @@ public final class SyncSession: Sendable {
   }
 
   /// Runs sync once with this session's coordinator: import (a finished one opens the gate
-  /// for good), the pending pass, export. See ``SyncFolder/sync()``.
+  /// for good), the pending pass, export; or less, chosen as ``SyncFolder/sync(progress:)``
+  /// chooses (once the gate is open and nothing is pending).
   ///
   /// - Returns: What happened (a pass that waits for the foreground is not run).
   /// - Throws: ``StashError`` when nothing could be done.
@@ -71,11 +74,9 @@ public final class SyncSession: Sendable {
     let proof: FolderLock.Held
     do { proof = try folder.lock.acquire() } catch { throw StashError(error) }
     defer { folder.lock.release(proof) }
-    let (current, cloud) = try folder.syncParts(writing: true)
-    guard current === mirror else {
-      throw .refused("The mirror was opened again since this session started; start a new one")
-    }
-    return try folder.run(mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes)
+    return try folder.sync(
+      seal: SyncSeal.read(home: folder.home, fileSystem: folder.fileSystem), session: self,
+      progress: { _, _ in })
   }
 
   /// Runs the pending pass now, if the gate is open and the app in the foreground.

@@ -4,6 +4,12 @@ import Stash
 import StashModel
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What every command needs besides its own arguments: the device folder, how to open it,
 /// and where output goes.
 struct Session {
@@ -48,14 +54,12 @@ struct Session {
   ///   - migrating: Whether a legacy file waiting to be imported is imported first (every
   ///     command but `init`, which imports it once it created the folder with its name).
   func openForReading(
-    focus: [(model: String, text: String)]? = nil, sealedChanges: SealedChanges? = nil,
-    migrating: Bool = true
+    focus: [(model: String, text: String)]? = nil, migrating: Bool = true
   ) throws(StashError) -> DeviceFolder {
     try refuseHomeThatIsNotAFolder()
     try refuseBrokenInventoryFile()
     var options = options(creating: false)
     if let focus { options.focus(on: focus) }
-    options.sealedChanges = sealedChanges
     let device = try DeviceFolder.open(at: home, options: options)
     Self.keepUntilExit(device)
     guard migrating, device.legacyDataWaits else { return device }
@@ -82,11 +86,8 @@ struct Session {
   /// inventory yet (sync was never set up there).
   ///
   /// - Throws: ``StashError``: refused, busy, damaged.
-  ///
-  /// - Parameter sealedChanges: The local changes a sync of sealed changes covers (the folder
-  ///   then holds only those records); `nil` reads the whole folder.
-  func openForSyncing(sealedChanges: SealedChanges? = nil) throws(StashError) -> DeviceFolder {
-    let device = try openForReading(sealedChanges: sealedChanges)
+  func openForSyncing() throws(StashError) -> DeviceFolder {
+    let device = try openForReading()
     guard device.hasInventory else {
       throw StashError.refused(
         "Sync is off: '\(home)' has no inventory yet; 'stash sync enable --cloud DIR' sets it up")
@@ -94,23 +95,27 @@ struct Session {
     return device
   }
 
-  /// The report of a sync with nothing new when the folder's sync seal says nothing changed
-  /// since a sync that left nothing to do (checked afresh, without opening the stores); `nil`
-  /// when the full sync must run.
+  /// Runs `stash sync`: opens the folder as cheaply as its sync state allows and syncs it
+  /// (``DeviceFolder/sync(at:options:progress:)``).
   ///
-  /// - Throws: ``StashError``: busy, or a home that is not a folder.
-  func syncIfUnchanged() throws(StashError) -> SyncRunReport? {
+  /// A folder a command must first create or migrate (no store yet, or a legacy file beside
+  /// it) is opened as every command opens it, then synced.
+  ///
+  /// - Throws: ``StashError``: refused, busy, damaged, or what the sync throws.
+  func sync(progress: (_ read: Int, _ total: Int) -> Void) throws(StashError) -> SyncRunReport {
     try refuseHomeThatIsNotAFolder()
-    return try DeviceFolder.syncIfUnchanged(
-      at: home, lockTimeout: Self.lockTimeout, now: .now(environment: environment))
-  }
-
-  /// The local changes since the folder's sync seal when a sync of those alone is the whole
-  /// sync; `nil` when the full sync must run.
-  ///
-  /// - Throws: ``StashError``: busy.
-  func sealedChanges() throws(StashError) -> SealedChanges? {
-    try DeviceFolder.sealedChanges(at: home, lockTimeout: Self.lockTimeout)
+    func exists(_ name: String) -> Bool {
+      var info = stat()
+      return lstat(home + "/" + name, &info) == 0  // one call, no file manager to load
+    }
+    if !exists(DeviceFolder.inventoryFileName) || exists(DeviceFolder.legacyFileName) {
+      return try openForSyncing().sync(progress: progress)
+    }
+    try refuseBrokenInventoryFile()
+    var options = options(creating: false)
+    let environment = environment
+    options.clock = { .now(environment: environment) }
+    return try DeviceFolder.sync(at: home, options: options, progress: progress)
   }
 
   /// The folder ready for a write that adds something, creating the folder and its store

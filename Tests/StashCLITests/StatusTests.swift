@@ -208,26 +208,24 @@ import Testing
     }
   }
 
-  @Test func aDamagedSyncTimesFileIsIgnoredForTheMirrorsTime() throws {
+  /// `sync status` falls back on the mirror's recorded times when the sync state holds none it
+  /// can use (how each damage is ignored: the one suite of every derived file).
+  @Test func aDamagedSyncStateIsIgnoredForTheMirrorsTime() throws {
     try withCLI { cli in
       let devices = try views.devices(cli, ["salon-mac"])
       try devices[0].run(["add", "Soap"])
       try views.sync(devices[0])
       let later = Int(epoch.secondsSince1970) + 3600
       #expect(try devices[0].shell("STASH_NOW=\(later) \"$0\" sync").status == 0)
-      let file = devices[0].home.appendingPathComponent("sync-times.json")
-      for damage in [
-        "{\"format\":\"stash-sync", "", "\u{0}\u{1}garbage", String(repeating: "x", count: 9000),
-      ] {
+      let file = devices[0].home.appendingPathComponent("sync.state")
+      for damage in ["stash.sync.state\n", "", "\u{0}\u{1}garbage"] {
         try Data(damage.utf8).write(to: file)
         let run = try devices[0].run(["sync", "status", "--json"])
         #expect(run.status == 0, "\(run)")
         // The mirror's own time: the first sync's.
         #expect(try run.json()["lastImport"]?.text == "2025-11-29T18:40:00.000Z", "\(run)")
       }
-      // A newer format is ignored too, and a sync still works and writes a good file again.
-      try Data(#"{"format":"stash-sync-times","version":2}"#.utf8).write(to: file)
-      #expect(try devices[0].run(["sync", "status"]).status == 0)
+      // A sync still works and writes a good file again.
       let latest = Int(epoch.secondsSince1970) + 7200
       #expect(try devices[0].shell("STASH_NOW=\(latest) \"$0\" sync").status == 0)
       let json = try devices[0].run(["sync", "status", "--json"]).json()

@@ -13,7 +13,7 @@ import Testing
       #expect(try cli.run(["sync", "enable", "--cloud", cloud.path]).status == 0)
       try cli.run(["add", "Koleston 7/1", "--quantity", "5"])
       #expect(try cli.run(["sync"]).status == 0)
-      let seal = cli.home.appendingPathComponent("sync.seal").path
+      let seal = cli.home.appendingPathComponent("sync.state").path
       #expect(FileManager.default.fileExists(atPath: seal))
       for arguments in [["sync"], ["sync", "--json"]] {
         try FileManager.default.removeItem(atPath: seal)
@@ -41,7 +41,7 @@ import Testing
       try cli.run(["add", "Koleston 7/1", "--quantity", "5"])
       try cli.run(["add", "Foils", "--quantity", "2"])
       #expect(try cli.run(["sync"]).status == 0)
-      let seal = cli.home.appendingPathComponent("sync.seal").path
+      let seal = cli.home.appendingPathComponent("sync.state").path
       for arguments in [["sync"], ["sync", "--json"]] {
         try cli.run(["consume", "Koleston 7/1"])
         let sealed = try cli.run(arguments)

@@ -100,33 +100,6 @@ import Testing
     }
   }
 
-  /// Each damage makes the file unusable: ignored, the digest computed from the rows.
-  @Test(arguments: ["truncated", "corrupt", "another store's", "newer version", "empty"])
-  func aDamagedOrForeignFileIsIgnored(_ damage: String) throws {
-    try withTemporaryFolder { folder in
-      try Self.makeFolder(folder, count: 300)
-      let path = Self.digestPath(folder)
-      var bytes = [UInt8](try Data(contentsOf: path))
-      switch damage {
-      case "truncated": bytes.removeLast(bytes.count / 3)
-      case "corrupt": bytes[bytes.count / 2] ^= 0x20
-      case "newer version": bytes[16] = 2  // the low byte of the version
-      case "empty": bytes = []
-      default:
-        let elsewhere = folder.appendingPathComponent("elsewhere")
-        try Self.makeFolder(elsewhere, count: 300)
-        bytes = [UInt8](try Data(contentsOf: Self.digestPath(elsewhere)))
-      }
-      try Data(bytes).write(to: path)
-      let computed = try Self.open(folder).computeDigest()
-      #expect(!computed.usedFile, "\(damage)")
-      Self.expectSame(computed.digest, try Self.fullRebuild(folder))
-      // Like the index: ignored, never refused, and written afresh by the next sync's write.
-      try Self.open(folder).writeDigestFile()
-      #expect(try Self.open(folder).computeDigest().usedFile, "\(damage)")
-    }
-  }
-
   @Test func reusingAStaleDigestEqualsAFullRebuildForRandomChanges() throws {
     for seed in TestEnvironment.seeds(default: 5) {
       print("DigestFileTests seed \(seed) (STASH_SEED=\(seed) replays it)")
@@ -170,7 +143,7 @@ import Testing
 }
 
 /// A sync computes the digest file and the local index on other cores while it exports
-/// (``DeviceFolder/sync(sealing:progress:)``): both describe the store as the sync left it.
+/// (``DeviceFolder/sync(progress:)``): both describe the store as the sync left it.
 @Suite struct DerivedFilesAfterSyncTests {
   @Test func aSecondDevicesSyncLeavesACurrentDigestAndAUsableIndex() throws {
     try withTemporaryFolder { root in

@@ -57,7 +57,7 @@ import Testing
       // The fixture's store is of local format 2: that save rewrote it as the current format
       // (a new file, which no index describes yet); the next save writes the index.
       try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")]).consume("Tube 5")
-      #expect(try Data(contentsOf: indexURL)[18] == 3)
+      #expect(try Data(contentsOf: indexURL)[18] == 4)
       let again = try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")])
       #expect(IndexedOpenTests.isUsed(IndexedOpenTests.indexUse(again)))
       #expect(try again.item("Tube 5").quantity == 8)
@@ -65,7 +65,7 @@ import Testing
   }
 
   /// Format 2 held rows only: a focus on record keys would miss their tombstones and
-  /// checkpoints, so it is ignored and the next save writes format 3.
+  /// checkpoints, so it is ignored and the next save writes the current format.
   @Test func aFormat2IndexIsNotUsedAndTheNextSaveWritesTheCurrentFormat() throws {
     try withTemporaryFolder { folder in
       try Self.copyFixture(version: 2, to: folder)
@@ -78,7 +78,7 @@ import Testing
       let deleted = try #require(
         IndexedOpenTests.open(folder).content?.tombstones.keys.first { $0.model == "item" })
       try focused.consume("Tube 5")
-      #expect(try Data(contentsOf: indexURL)[18] == 3)
+      #expect(try Data(contentsOf: indexURL)[18] == 4)
       var options = DeviceFolder.Options(
         deviceName: "test-device", clock: { epoch }, access: .reading)
       options.index = IndexedOpenTests.eager

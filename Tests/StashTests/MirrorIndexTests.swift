@@ -142,16 +142,6 @@ import Testing
     }
   }
 
-  @Test func aTruncatedIndexIsNotUsed() throws {
-    try withTemporaryFolder { folder in
-      let (_, whole, focus) = try Self.prepared(folder, seed: 15)
-      let path = Self.indexPath(folder)
-      let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-      try bytes.prefix(bytes.count - 100).write(to: URL(fileURLWithPath: path))
-      try Self.expectFallBack(folder, focus: focus, whole: whole, "truncated")
-    }
-  }
-
   @Test func anIndexWithOneCorruptBodyBlockIsNotUsed() throws {
     try withTemporaryFolder { folder in
       let (history, whole, _) = try Self.prepared(folder, seed: 16)
@@ -215,43 +205,6 @@ import Testing
       try Data(bytes).write(to: URL(fileURLWithPath: path))
       try Self.expectFallBack(
         folder, focus: Set(history.keys), whole: whole, "lines of another record")
-    }
-  }
-
-  @Test func anIndexWithACorruptHeadIsNotUsed() throws {
-    try withTemporaryFolder { folder in
-      let (_, whole, focus) = try Self.prepared(folder, seed: 17)
-      try Self.flipByte(at: "stash.mirror.index\n".utf8.count + 30, of: Self.indexPath(folder))
-      try Self.expectFallBack(folder, focus: focus, whole: whole, "corrupt head")
-    }
-  }
-
-  @Test func anotherStoresIndexIsNotUsed() throws {
-    try withTemporaryFolder { folder in
-      try withTemporaryFolder { other in
-        let (_, whole, focus) = try Self.prepared(folder, seed: 18)
-        var history = MirrorHistory(seed: 18)
-        try history.build(other, storeID: StoreID.make(), steps: 40)
-        try FileManager.default.removeItem(atPath: Self.indexPath(folder))
-        try FileManager.default.copyItem(
-          atPath: Self.indexPath(other), toPath: Self.indexPath(folder))
-        try Self.expectFallBack(folder, focus: focus, whole: whole, "another store's")
-      }
-    }
-  }
-
-  @Test func anIndexOfANewerVersionIsIgnoredAndRewritten() throws {
-    try withTemporaryFolder { folder in
-      let (_, whole, focus) = try Self.prepared(folder, seed: 19)
-      let path = Self.indexPath(folder)
-      let versionAt = "stash.mirror.index\n".utf8.count
-      try Self.flipByte(at: versionAt + 1, of: path)
-      try Self.expectFallBack(folder, focus: focus, whole: whole, "newer version")
-      _ = try MirrorHistory.open(folder, storeID: Self.storeID, policy: MirrorHistory.eager)
-      let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-      #expect(bytes[versionAt..<(versionAt + 4)] == [1, 0, 0, 0], "a whole open rewrote it")
-      let mirror = try MirrorHistory.open(folder, storeID: Self.storeID, focus: focus)
-      #expect(mirror.indexUse == .used(tailBytes: 0))
     }
   }
 

@@ -47,7 +47,8 @@ struct PowerCutCheck {
   static func isDerived(_ path: String) -> Bool {
     let name = path.split(separator: "/").last.map(String.init) ?? path
     let base = name.hasSuffix(".tmp") ? String(name.dropLast(4)) : name
-    return base == "lock" || base == "sync.seal" || base == "sync-times.json"
+    return base == "lock" || base == "sync.state" || base == "sync.seal"
+      || base == "sync-times.json"
       || base.hasSuffix(".index") || base.hasSuffix(".digest")
   }
 

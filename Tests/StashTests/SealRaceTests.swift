@@ -1,11 +1,12 @@
 import Foundation
 import JSONLines
 import MirrorStore
-import Stash
 import StashModel
 import StashTestSupport
 import Synchronization
 import Testing
+
+@testable import Stash
 
 /// A segment another device publishes while this device syncs, after its import listed the
 /// shared folder, must be read by the next sync: the seal this sync writes lists the folder
@@ -20,8 +21,8 @@ import Testing
       let (a, b) = (root.appendingPathComponent("a"), root.appendingPathComponent("b"))
       for folder in [a, b] { try openDevice(folder).enableSync(cloud: cloud.path) }
       try openDevice(a).addItem(Item(name: "Soap", quantity: 10, createdAt: epoch))
-      _ = try openDevice(a).sync(sealing: true)
-      _ = try openDevice(b).sync(sealing: true)
+      _ = try openDevice(a).sync()
+      _ = try openDevice(b).sync()
       try openDevice(a).addItem(Item(name: "Shampoo", quantity: 3, createdAt: epoch))
 
       // b's clock: the fourth time b's sync asks it (the first three come before its import
@@ -41,11 +42,11 @@ import Testing
             if call == 4 {
               let other = try? DeviceFolder.open(
                 at: publisher, options: .init(deviceName: "test-device", clock: { epoch }))
-              _ = try? other?.sync(sealing: true)
+              _ = try? other?.sync()
             }
             return epoch
           }))
-      let during = try device.sync(sealing: true)
+      let during = try device.folder.syncFully()
       #expect(calls.withLock { $0 } >= 4, "the clock was asked after the import")
       #expect(during.versionsImported == 0, "the segment arrived after the import")
       let segments = try FileManager.default.subpathsOfDirectory(atPath: cloud.path + "/devices")
@@ -53,8 +54,8 @@ import Testing
       #expect(segments.count == 2, "\(segments)")
 
       // The next sync is not skipped as one with nothing new, and brings the Shampoo.
-      #expect(try DeviceFolder.syncIfUnchanged(at: b.path, now: epoch) == nil)
-      let next = try openDevice(b).sync(sealing: true)
+      #expect(try SyncSealTests.Setup.shortcut(at: b.path) == nil)
+      let next = try openDevice(b).sync()
       #expect(next.versionsImported == 1)
       #expect(try openDevice(b).items().map(\.name).sorted() == ["Shampoo", "Soap"])
     }

@@ -3,10 +3,11 @@ import Foundation
 import JSONLines
 import LocalStore
 import MirrorStore
-import Stash
 import StashModel
 import StashTestSupport
 import Testing
+
+@testable import Stash
 
 /// A sync of sealed changes (`SealedChanges`): after a sync that left nothing to do, local
 /// row and tombstone edits are all a sync has to look at, and only while the mirror, the
@@ -15,7 +16,7 @@ import Testing
   typealias Setup = SyncSealTests.Setup
 
   func changes(_ setup: Setup) throws -> SealedChanges? {
-    try DeviceFolder.sealedChanges(at: setup.home.path)
+    try Simulation.sealedChanges(at: setup.home.path)
   }
 
   func key(_ item: Item) -> RecordKey { RecordKey(model: "item", id: item.id) }
@@ -92,13 +93,11 @@ import Testing
     try withTemporaryFolder { folder in
       let setup = try Setup(folder)
       _ = try openDevice(setup.home).consume("Koleston")
-      let sealed = try #require(try changes(setup))
-      var options = DeviceFolder.Options(deviceName: "test-device", clock: { epoch })
-      options.sealedChanges = sealed
-      let device = try DeviceFolder.open(at: setup.home.path, options: options)
-      // The ordinary sync refuses a folder opened for a few records.
-      #expect(throws: StashError.self) { try device.sync() }
-      let report = try #require(try device.syncSealedChanges())
+      #expect(try changes(setup) != nil)
+      let report = try DeviceFolder.sync(
+        at: setup.home.path,
+        options: DeviceFolder.Options(deviceName: "test-device", clock: { epoch }))
+      #expect(report.ranSealedChanges)
       #expect(report.copiedToMirror == 1 && report.versionsExported == 1)
       #expect(report.appliedLocally == 0 && report.newConflicts.isEmpty)
       // Sealed again: the next sync is skipped, and a full one finds nothing to do.
@@ -116,16 +115,17 @@ import Testing
       let setup = try Setup(folder)
       _ = try openDevice(setup.home).consume("Koleston")
       let sealed = try #require(try changes(setup))
+      let seal = try #require(SyncSeal.read(home: setup.home.path, fileSystem: POSIXFileSystem()))
       // Between the comparison and the sync, another device's segment arrives.
       let b = try setup.secondDevice()
       _ = try openDevice(b).consume("Batteries")
       _ = try openDevice(b).sync()
       var options = DeviceFolder.Options(deviceName: "test-device", clock: { epoch })
-      options.sealedChanges = sealed
+      options.syncKeys = sealed.keys
       let before = try storeBytes(setup)
-      let result = try DeviceFolder.open(at: setup.home.path, options: options)
-        .syncSealedChanges()
-      #expect(result == nil)  // the seal no longer holds: nothing was written
+      let result = try DeviceFolder.open(at: setup.home.path, options: options).folder
+        .syncSealedChanges(seal: seal, changes: sealed, progress: { _, _ in })
+      #expect(result == nil)  // the import held back: nothing was written
       #expect(try storeBytes(setup) == before)
       let full = try setup.fullSync()
       #expect(full.versionsImported == 1 && full.copiedToMirror == 1)
@@ -149,7 +149,7 @@ import Testing
       for name in ["Koleston", "Batteries", "Foils"] {
         try device.addItem(Item(name: name, quantity: 5, createdAt: epoch))
       }
-      let report = try device.sync(sealing: true)
+      let report = try device.sync()
       #expect(report.versionsExported == 3)
       let mirror = try MirrorStore.open(
         folder: home.path, schemas: InventorySchemas.registry, lock: FolderLock(folder: home.path),
@@ -180,30 +180,4 @@ import Testing
     }
   }
 
-  /// The seal's formats 2 (no prefix line) and 3 (no lines for the shared folder's photos),
-  /// as earlier releases wrote them, are not read: the full sync runs and writes format 4.
-  @Test(arguments: [2, 3])
-  func anOlderSealIsIgnoredAndRewritten(_ format: Int) throws {
-    let fixture = try String(
-      contentsOf: Fixtures.url("formats/sync-seal-\(format)"), encoding: .utf8)
-    #expect(fixture.hasPrefix("stash.sync.seal \(format)\nstore default.store "))
-    try withTemporaryFolder { folder in
-      let setup = try Setup(folder)
-      let current = try String(contentsOfFile: setup.seal, encoding: .utf8)
-      #expect(current.hasPrefix("stash.sync.seal 4\n"))
-      // This folder's own seal as the older format wrote it: without the prefix line (2) or
-      // the lines of the shared folder's photos (3).
-      let lines = current.split(separator: "\n", omittingEmptySubsequences: false)
-      let kept =
-        format == 2
-        ? Array(lines[1...2] + lines[4...])
-        : Array(lines.dropFirst().filter { !$0.hasPrefix("blob") })
-      let old = (["stash.sync.seal \(format)"] + kept).joined(separator: "\n")
-      try write(old, to: setup.seal)
-      #expect(try setup.shortcut() == nil)
-      #expect(try changes(setup) == nil)
-      _ = try setup.fullSync()
-      #expect(try String(contentsOfFile: setup.seal, encoding: .utf8) == current)
-    }
-  }
 }

@@ -3,9 +3,10 @@ import JSONLines
 import LocalStore
 import MirrorStore
 import Reconciler
-import Stash
 import StashModel
 import Testing
+
+@testable import Stash
 
 /// The check of every sync of sealed changes (see ``SealedChanges``): before each sync the
 /// seal would let run as a pass over a few records, both stores are copied twice; one copy
@@ -20,28 +21,32 @@ extension Simulation {
     MirrorStore.fileName + ".index",
   ]
 
-  /// A sync as the CLI runs it when the seal allows a sync of sealed changes (checked first
-  /// against the full pass on copies); `nil` when it does not, or asks for the full sync (the
-  /// caller runs it).
-  mutating func syncSealedChanges(_ device: SimulatedDevice) throws -> SyncRunReport? {
-    guard
-      let changes = try SyncFolder.sealedChanges(
-        at: device.home, schemas: InventorySchemas.registry)
-    else { return nil }
-    try checkSealedChanges(device, changes)
-    var options = processOptions()
-    options.sealedChanges = changes
-    let process = try DeviceFolder.open(at: device.home, options: options)
-    let focused = process.local?.content.isComplete == false
-    let sealed = try process.syncSealedChanges()
-    if sealed != nil, process.mirror.store?.content.isComplete == false {
-      totals.focusedMirrorSyncs += 1
+  /// A sync as the CLI runs it: a new process opens the folder as cheaply as the sync state
+  /// allows. When the state allows a sync of sealed changes, that pass is first checked
+  /// against the full pass on copies.
+  mutating func syncAsTheCLI(_ device: SimulatedDevice) throws -> SyncRunReport {
+    if let changes = try Self.sealedChanges(at: device.home) {
+      try checkSealedChanges(device, changes)
     }
-    if sealed != nil {
+    let report = try SyncFolder.sync(
+      at: device.home, registry: InventorySchemas.registry, options: processOptions())
+    if case .sealedChanges(let localFocused, let mirrorFocused) = report.choice {
       totals.sealedChangeSyncs += 1
-      if focused { totals.focusedSealedSyncs += 1 }
+      if localFocused { totals.focusedSealedSyncs += 1 }
+      if mirrorFocused { totals.focusedMirrorSyncs += 1 }
     }
-    return sealed
+    return report
+  }
+
+  /// The local changes the sync state in `home` allows a sync of sealed changes over, as the
+  /// sync reads them under the folder's lock; `nil` when it allows none.
+  static func sealedChanges(at home: String) throws -> SealedChanges? {
+    guard let seal = SyncSeal.read(home: home, fileSystem: POSIXFileSystem()) else { return nil }
+    let lock = FolderLock(folder: home)
+    let proof = try lock.acquire()
+    defer { lock.release(proof) }
+    return SyncFolder.sealedChanges(
+      home: home, schemas: InventorySchemas.registry, seal: seal, fileSystem: POSIXFileSystem())
   }
 
   mutating func checkSealedChanges(_ device: SimulatedDevice, _ changes: SealedChanges) throws {

@@ -2,9 +2,10 @@ import Foundation
 import JSONLines
 import LocalStore
 import MirrorStore
-import Stash
 import StashModel
 import StashTestSupport
+
+@testable import Stash
 
 /// One random multi-device history (see ``MultiDeviceSimulationTests``).
 struct Simulation {
@@ -325,10 +326,8 @@ struct Simulation {
     let before = storeFiles(device)
     let folder = try open(device)
     do {
-      // As the CLI syncs: a pass over the records changed here when the seal allows it.
-      var report = try syncSealedChanges(device)
-      if report == nil { report = try folder.sync(sealing: true) }
-      guard let report else { return }
+      // As the CLI syncs: a new process, opened as cheaply as the sync state allows.
+      let report = try syncAsTheCLI(device)
       try folder.refresh()
       totals.syncs += 1
       totals.conflicts += report.newConflicts.count
@@ -338,11 +337,13 @@ struct Simulation {
       // 4. Idempotence: syncing again with nothing new changes nothing. When the sync seal
       // says nothing changed, the sync it lets the CLI skip must report what a full one does.
       let after = storeFiles(device)
-      let skipped = try SyncFolder.syncIfUnchanged(at: device.home)
-      let again = try folder.sync(sealing: true)
+      var skipped = try SyncFolder.sync(
+        at: device.home, registry: InventorySchemas.registry, options: processOptions())
+      let again = try folder.folder.syncFully()
       if storeFiles(device) != after { problems.append("a second sync changed the stores") }
-      if let skipped {
+      if skipped.choice == .nothingNew {
         totals.sealedSyncs += 1
+        skipped.choice = .full
         if skipped != again { problems.append("the seal skipped a sync that did \(again)") }
       }
       checkAgreementOrConflict(folder)

@@ -11,6 +11,7 @@ import Testing
   @Test func syncingAsTheCLIDoesLeavesWhatTheFullSyncsLeave() throws {
     try withTemporaryFolder { folder in
       var sealed = 0
+      var lighter = 0
       for seed in CrashTests.workloads {
         let reference = try ReferenceRun(
           Workload(seed: seed), in: folder.appendingPathComponent("template-\(seed)"))
@@ -24,11 +25,15 @@ import Testing
             "seed \(seed): after \(step)")
         }
         sealed += run.sealedSyncs
+        lighter += run.lighterSyncs
       }
       print(
-        "WorkloadSyncTests: \(sealed) syncs of sealed changes in \(CrashTests.workloads.count) workloads"
-      )
-      #expect(sealed > 0)
+        "WorkloadSyncTests: \(lighter) syncs lighter than the full sync, \(sealed) of them of "
+          + "sealed changes, in \(CrashTests.workloads.count) workloads")
+      // The workloads compact at almost every save (`Workload.compaction`), which leaves the
+      // sealed prefix behind: their syncs of sealed changes are few (the simulation and
+      // SealedChangesTests run many).
+      #expect(lighter > 0)
     }
   }
 }

@@ -12,48 +12,35 @@ import StashModel
 final class IndexReader {
   /// The index's head.
   let index: LocalIndex
-  /// The body, read and checked a block at a time.
-  private let body: CheckedBlocks
+  /// The file, its body read and checked a block at a time.
+  private let file: DerivedFileReader
 
   /// Opens the index at `path` and checks its head; `nil` when it is missing, not a regular
   /// file, of another format version, or its head is damaged or does not fit the file.
-  init?(path: String, fileSystem: any FileSystem) {
-    guard let descriptor = try? fileSystem.open(path, .readOnly, options: .nonBlocking) else {
+  convenience init?(path: String, fileSystem: any FileSystem) {
+    guard case .success(let reader) = Self.open(path: path, fileSystem: fileSystem) else {
       return nil
     }
-    guard let identity = try? fileSystem.identity(of: descriptor), identity.kind == .regular,
-      identity.size >= Int64(LocalIndex.fixedLength)
-    else {
-      fileSystem.close(descriptor)
-      return nil
-    }
-    let found = Self.head(of: descriptor, size: identity.size, fileSystem: fileSystem)
-    guard let found else {
-      fileSystem.close(descriptor)
-      return nil
-    }
-    index = found
-    body = CheckedBlocks(
-      descriptor: descriptor, fileSystem: fileSystem,
-      bodyStart: identity.size - Int64(found.bodyLength), bodyLength: found.bodyLength,
-      checksums: found.blockChecksums)
+    self.init(reader)
   }
 
-  /// The head of the index open at `descriptor` (`size` bytes long), checked; `nil` when it
-  /// is not a whole head of this format that fits the file.
-  private static func head(
-    of descriptor: FileDescriptor, size: Int64, fileSystem: any FileSystem
-  ) -> LocalIndex? {
-    guard let fixed = CheckedBlocks.read(descriptor, LocalIndex.fixedLength, at: 0, fileSystem)
-    else {
-      return nil
+  private init(_ reader: (DerivedFileReader, LocalIndex)) {
+    file = reader.0
+    index = reader.1
+  }
+
+  /// The index at `path`, or why it is ignored.
+  static func open(path: String, fileSystem: any FileSystem) -> Result<
+    (DerivedFileReader, LocalIndex), DerivedFile.Ignored
+  > {
+    LocalIndex.kind.read(at: path, fileSystem: fileSystem).flatMap { file in
+      guard
+        let index = LocalIndex(
+          source: file.source, head: file.head, checksum: file.headChecksum,
+          bodyLength: file.bodyLength)
+      else { return .failure(.damaged) }
+      return .success((file, index))
     }
-    guard let (length, checksum) = fixed.withUnsafeBytes({ LocalIndex.fixedPart($0) }),
-      length <= UInt64(size) - UInt64(LocalIndex.fixedLength), length <= 1 << 28,
-      let head = CheckedBlocks.read(
-        descriptor, Int(length), at: Int64(LocalIndex.fixedLength), fileSystem)
-    else { return nil }
-    return head.withUnsafeBytes { LocalIndex(head: $0, checksum: checksum, fileLength: size) }
   }
 
   /// `count` bytes of the body at `offset`, inside `region`; `nil` past it or when a block
@@ -62,7 +49,7 @@ final class IndexReader {
     guard count >= 0, offset >= region.lowerBound, offset <= region.upperBound - count else {
       return nil
     }
-    return body.bytes(at: offset, count: count)
+    return file.bytes(at: offset, count: count)
   }
 
   private var entriesRegion: Range<Int> { 0..<index.entriesLength }

@@ -78,31 +78,12 @@ extension LocalIndex {
         body.integer(slot.number)
       }
       for offset in sorted.keyed { body.integer(offset) }
-      var checksums = [UInt32]()
-      checksums.reserveCapacity(body.output.count / LocalIndex.blockSize + 1)
-      body.output.withUnsafeBytes { raw in
-        var start = 0
-        while start < raw.count {
-          let end = min(start + LocalIndex.blockSize, raw.count)
-          checksums.append(CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[start..<end])))
-          start = end
-        }
-      }
       let index = LocalIndex(
         storeID: storeID, prefix: prefix, nextRow: nextRow, liveChanges: liveChanges,
         settingsLine: settingsLine, bindingLine: bindingLine, entryCount: ids.count,
         entriesLength: entries.output.count, nameCount: sorted.names.count,
-        keyedCount: keyed.count, blockChecksums: checksums)
-      let head = index.encodedHead()
-      var out = ByteWriter()
-      out.output.reserveCapacity(LocalIndex.fixedLength + head.count + body.output.count)
-      out.output = LocalIndex.magic
-      out.integer(LocalIndex.version)
-      out.integer(UInt64(head.count))
-      out.integer(CRC32.checksum(head))
-      out.output += head
-      out.output += body.output
-      return out.output
+        keyedCount: keyed.count)
+      return index.encoded(body: body.output)
     }
   }
 }

@@ -8,35 +8,31 @@ import StashModel
 /// of all of it.
 ///
 /// It is derived: built from a whole replay of the file, never the truth, and checked every
-/// time it is used. Its head has its own checksum; its body is cut into blocks of 4 KiB, each
-/// with a CRC-32 listed in the head, and a block is checked each time it is read. Its
-/// ``LogPrefix`` must still describe the store file (same file, same probe lines); each line
-/// read through it is checksum-verified and decoded like any other line, and must be the row
-/// the index says. An index that fails any check, or of another format version (older or
-/// newer: it is derived, so a newer one is ignored rather than refused, and rewritten by the
-/// next save that writes an index), is not used: the store is read in full.
+/// time it is used. It is a ``DerivedFile`` (a checksummed head, 4 KiB body blocks with a
+/// CRC-32 each) whose source is the store's id and the prefix it covers; that ``LogPrefix``
+/// must still describe the store file (same file, same probe lines); each line read through
+/// it is checksum-verified and decoded like any other line, and must be the row the index
+/// says. An index that fails any check, or of another format version (older or newer: it is
+/// derived, so a newer one is ignored rather than refused, and rewritten by the next save that
+/// writes an index), is not used: the store is read in full.
 ///
-/// Layout (little-endian; Fixtures/README.md section 1.4 has it byte by byte): the magic
-/// `stash.local.index\n`, the format version (`UInt32`), the head's length (`UInt64`) and
-/// CRC-32 (`UInt32`); the head: the store id, the prefix, the next row number, the settings'
-/// and the checkpoint binding's lines, the counts and sizes of the body's four parts and
-/// each body block's CRC-32; the body: the entries (one per live row: kind, row, line, model,
-/// id, and the lowercased, canonically decomposed name and message that lookups by name
-/// compare; then one per tombstone, checkpoint, open conflict and diagnostic: kind, line, its
-/// record's model and id, and the conflict's id or the diagnostic's store), then the row
-/// entries' offsets sorted by model and id, then (offset, name number) pairs sorted by model
-/// and name, then the other entries' offsets sorted by model and id.
+/// Layout (Fixtures/README.md section 8 has it byte by byte): the kind's head holds the next
+/// row number, the count of live changes, the settings' and the checkpoint binding's lines
+/// and the counts and sizes of the body's four parts; the body: the entries (one per live
+/// row: kind, row, line, model, id, and the lowercased, canonically decomposed name and
+/// message that lookups by name compare; then one per tombstone, checkpoint, open conflict and
+/// diagnostic: kind, line, its record's model and id, and the conflict's id or the
+/// diagnostic's store), then the row entries' offsets sorted by model and id, then (offset,
+/// name number) pairs sorted by model and name, then the other entries' offsets sorted by
+/// model and id.
 struct LocalIndex: Sendable {
   /// The file name's suffix after the store's.
   static let suffix = ".index"
-  /// The newest (and only) format this code reads and writes. Format 2 (rows only: no
-  /// tombstones, checkpoints, conflicts or diagnostics) and format 1 (one checksum over the
-  /// whole file, entries in row order, read in full by every lookup) are ignored.
-  static let version: UInt32 = 3
-  static let magic = Array("stash.local.index\n".utf8)
-  static let fixedLength = magic.count + 4 + 8 + 4
-  /// The body's block size: the unit a lookup reads and checks.
-  static let blockSize = CheckedBlocks.blockSize
+  /// The kind: format 4, the first in the one derived-file container. Format 3 (its own
+  /// head), format 2 (rows only: no tombstones, checkpoints, conflicts or diagnostics) and
+  /// format 1 (one checksum over the whole file, entries in row order, read in full by every
+  /// lookup) are ignored.
+  static let kind = DerivedFile(tag: "stash.local.index", version: 4)
   /// The bytes of one slot of the id table (an entry's offset).
   static let idSlot = 4
   /// The bytes of one slot of the name table (an entry's offset and which of its names).
@@ -63,8 +59,6 @@ struct LocalIndex: Sendable {
   var nameCount: Int
   /// How many entries of the other kinds there are (the key table's slots).
   var keyedCount: Int = 0
-  /// The CRC-32 of each block of the body.
-  var blockChecksums: [UInt32]
   /// The head's checksum: two heads with equal checksums and prefixes describe one file.
   var headChecksum: UInt32 = 0
 
@@ -172,20 +166,9 @@ struct LocalIndex: Sendable {
 
   // MARK: Encoding
 
-  /// The head's bytes (after the fixed part).
+  /// The kind's head.
   func encodedHead() -> [UInt8] {
     var head = ByteWriter()
-    head.bytes(Array(storeID.utf8), width: 2)
-    head.integer(prefix.device)
-    head.integer(prefix.inode)
-    head.integer(prefix.end)
-    head.integer(Int64(prefix.lines))
-    head.integer(prefix.lastSequence)
-    head.integer(UInt32(prefix.probes.count))
-    for probe in prefix.probes {
-      head.span(probe.span)
-      head.integer(probe.checksum)
-    }
     head.integer(nextRow)
     head.integer(liveChanges)
     head.span(settingsLine)
@@ -195,9 +178,13 @@ struct LocalIndex: Sendable {
     head.integer(UInt64(entriesLength))
     head.integer(UInt64(nameCount))
     head.integer(UInt64(keyedCount))
-    head.integer(UInt64(blockChecksums.count))
-    for checksum in blockChecksums { head.integer(checksum) }
     return head.output
+  }
+
+  /// The file's bytes for this head and `body`.
+  func encoded(body: [UInt8]) -> [UInt8] {
+    Self.kind.encode(
+      source: .store(id: storeID, prefix: prefix), head: encodedHead(), body: body)
   }
 
   /// Appends one entry to the entries being written.
@@ -213,91 +200,52 @@ struct LocalIndex: Sendable {
 
   // MARK: Decoding
 
-  /// The index whose head `head` holds (checked against `checksum`), for a file of
-  /// `fileLength` bytes; `nil` when the head is damaged or does not fit the file.
-  init?(head raw: UnsafeRawBufferPointer, checksum: UInt32, fileLength: Int64) {
-    guard CRC32.checksum(raw) == checksum else { return nil }
-    var reader = RawReader(raw)
-    guard let store = reader.bytes(width: 2),
-      let storeID = String(validating: store, as: UTF8.self),
-      let device: UInt64 = reader.integer(), let inode: UInt64 = reader.integer(),
-      let end: Int64 = reader.integer(), let lines: Int64 = reader.integer(),
-      let lastSequence: Int64 = reader.integer(), let probeCount: UInt32 = reader.integer(),
-      probeCount <= 64
-    else { return nil }
-    var probes = [LogPrefix.Probe]()
-    for _ in 0..<probeCount {
-      guard let span = reader.span(), let crc: UInt32 = reader.integer() else { return nil }
-      probes.append(LogPrefix.Probe(span: span, checksum: crc))
-    }
-    guard let nextRow: Int64 = reader.integer(), let liveChanges: Int64 = reader.integer(),
-      let settings = reader.span(), let hasBinding: UInt8 = reader.integer(), hasBinding <= 1
-    else { return nil }
-    var binding: LineSpan?
-    if hasBinding == 1 {
-      guard let span = reader.span() else { return nil }
-      binding = span
-    }
-    guard let entryCount: UInt64 = reader.integer(), let entriesLength: UInt64 = reader.integer(),
-      let nameCount: UInt64 = reader.integer(), let keyedCount: UInt64 = reader.integer(),
-      let blockCount: UInt64 = reader.integer(),
-      entryCount <= UInt64(fileLength), entriesLength <= UInt64(fileLength),
-      nameCount <= UInt64(fileLength), keyedCount <= UInt64(fileLength),
-      blockCount <= UInt64(fileLength)
-    else { return nil }
-    var checksums = [UInt32]()
-    checksums.reserveCapacity(Int(blockCount))
-    for _ in 0..<blockCount {
-      guard let crc: UInt32 = reader.integer() else { return nil }
-      checksums.append(crc)
-    }
-    guard reader.isAtEnd else { return nil }
-    self.init(
-      storeID: storeID,
-      prefix: LogPrefix(
-        device: device, inode: inode, end: end, lastSequence: lastSequence, lines: Int(lines),
-        probes: probes),
-      nextRow: nextRow, liveChanges: liveChanges, settingsLine: settings, bindingLine: binding,
-      entryCount: Int(entryCount), entriesLength: Int(entriesLength), nameCount: Int(nameCount),
-      keyedCount: Int(keyedCount), blockChecksums: checksums)
-    headChecksum = checksum
-    let blocks = (bodyLength + Self.blockSize - 1) / Self.blockSize
-    guard blocks == checksums.count,
-      Int64(Self.fixedLength + raw.count + bodyLength) == fileLength
-    else { return nil }
-  }
-
-  /// The head of an index file's bytes (as ``Builder`` encodes them); `nil` when they are not
-  /// a whole index of this format (the body's blocks are not checked).
-  init?(decoding bytes: [UInt8]) {
-    let found: LocalIndex? = bytes.withUnsafeBytes { raw in
+  /// The index a derived file's `source` and kind's `head` describe, for a body of
+  /// `bodyLength` bytes; `nil` when the head does not fit.
+  init?(source: DerivedFile.Source, head raw: [UInt8], checksum: UInt32, bodyLength: Int) {
+    guard case .store(let storeID, let prefix?) = source else { return nil }
+    let parsed: LocalIndex? = raw.withUnsafeBytes { raw in
       var reader = RawReader(raw)
-      guard let fixed = Self.fixedPart(raw), reader.take(Self.fixedLength) != nil,
-        let head = reader.take(Int(clamping: fixed.headLength))
+      guard let nextRow: Int64 = reader.integer(), let liveChanges: Int64 = reader.integer(),
+        let settings = reader.span(), let hasBinding: UInt8 = reader.integer(), hasBinding <= 1
       else { return nil }
-      return LocalIndex(head: head, checksum: fixed.headChecksum, fileLength: Int64(raw.count))
+      var binding: LineSpan?
+      if hasBinding == 1 {
+        guard let span = reader.span() else { return nil }
+        binding = span
+      }
+      let limit = UInt64(bodyLength)
+      guard let entryCount: UInt64 = reader.integer(),
+        let entriesLength: UInt64 = reader.integer(), let nameCount: UInt64 = reader.integer(),
+        let keyedCount: UInt64 = reader.integer(), entryCount <= limit, entriesLength <= limit,
+        nameCount <= limit, keyedCount <= limit, reader.isAtEnd
+      else { return nil }
+      return LocalIndex(
+        storeID: storeID, prefix: prefix, nextRow: nextRow, liveChanges: liveChanges,
+        settingsLine: settings, bindingLine: binding, entryCount: Int(entryCount),
+        entriesLength: Int(entriesLength), nameCount: Int(nameCount),
+        keyedCount: Int(keyedCount))
     }
-    guard let found else { return nil }
-    self = found
+    guard var parsed, parsed.bodyLength == bodyLength else { return nil }
+    parsed.headChecksum = checksum
+    self = parsed
   }
 
-  /// The head's length and checksum from the fixed part at the start of `raw` (the magic and
-  /// this format's version); `nil` for another file or another version.
-  static func fixedPart(_ raw: UnsafeRawBufferPointer) -> (
-    headLength: UInt64, headChecksum: UInt32
-  )? {
-    var reader = RawReader(raw)
-    guard reader.take(magic.count).map(Array.init) == magic,
-      let found: UInt32 = reader.integer(), found == version,
-      let length: UInt64 = reader.integer(), let checksum: UInt32 = reader.integer()
-    else { return nil }
-    return (length, checksum)
+  /// The head of an index file's bytes this process just encoded; `nil` when they are not a
+  /// whole index of this format (the body's blocks are not checked).
+  init?(decoding bytes: [UInt8]) {
+    guard case .success(let file) = Self.kind.decode(bytes, checkingBody: false) else {
+      return nil
+    }
+    self.init(
+      source: file.source, head: file.head, checksum: file.headChecksum,
+      bodyLength: file.body.count)
   }
 
   init(
     storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
     settingsLine: LineSpan, bindingLine: LineSpan?, entryCount: Int, entriesLength: Int,
-    nameCount: Int, keyedCount: Int, blockChecksums: [UInt32]
+    nameCount: Int, keyedCount: Int
   ) {
     self.storeID = storeID
     self.prefix = prefix
@@ -309,6 +257,5 @@ struct LocalIndex: Sendable {
     self.entriesLength = entriesLength
     self.nameCount = nameCount
     self.keyedCount = keyedCount
-    self.blockChecksums = blockChecksums
   }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import JSONLines
+public import JSONLines
 public import StashModel
 import Synchronization
 
@@ -93,6 +93,8 @@ extension LocalStore {
 
   /// The index file's path.
   public var indexPath: String { path + LocalIndex.suffix }
+  /// The index's kind of derived file (its tag and format version).
+  public static let indexKind = LocalIndex.kind
 
   /// Opens the store from its index for `focus`, or returns `nil` (with why) when it cannot.
   static func openFromIndex(

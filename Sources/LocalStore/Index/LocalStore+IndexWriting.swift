@@ -3,10 +3,10 @@ import StashModel
 import Synchronization
 
 extension LocalStore {
-  /// Writes the index again after a save, when the store holds the whole content and the
-  /// index is missing or far behind (see ``IndexPolicy``). Failing to write it changes
-  /// nothing: it is derived.
-  func maintainIndex() {
+  /// Writes the index again after a save (or a sync, which may have saved nothing), when the
+  /// store holds the whole content and the index is missing, ignored or far behind (see
+  /// ``IndexPolicy``). Failing to write it changes nothing: it is derived.
+  public func maintainIndex() {
     writeDeferredIndex()  // one built on another core is written first, in order
     compactFocusedStoreIfDue()
     let policy = indexPolicy

@@ -23,29 +23,13 @@ enum SyncCommand: StashHandler {
     return ExitStatus.done
   }
 
-  /// The sync, the cheapest way that is the whole sync: nothing when the seal says nothing
-  /// changed; a pass over the records changed here when the seal says only those changed
-  /// (``SealedChanges``); the full sync otherwise (or when the seal no longer holds under the
-  /// lock).
+  /// The sync (the library chooses the cheapest run that is the whole sync), with a progress
+  /// line while segments are read.
   static func sync(in session: Session) throws -> SyncRunReport {
-    if let unchanged = try session.syncIfUnchanged() {
-      // Nothing changed since a sync that left nothing to do (checked afresh): see the seal.
-      return unchanged
-    }
     let progress = ProgressLine(
       "Reading the shared folder: segment", environment: session.environment)
     defer { progress.finish() }
-    if let changes = try session.sealedChanges() {
-      let device = try session.openForSyncing(sealedChanges: changes)
-      let sealed = try device.syncSealedChanges { read, total in
-        progress.report(read, of: total)
-      }
-      if let sealed { return sealed }
-    }
-    let device = try session.openForSyncing()
-    return try device.sync(sealing: true) { read, total in
-      progress.report(read, of: total)
-    }
+    return try session.sync { read, total in progress.report(read, of: total) }
   }
 
   static func lines(_ report: SyncRunReport) -> [String] {

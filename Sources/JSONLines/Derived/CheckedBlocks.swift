@@ -2,7 +2,7 @@ import StashModel
 
 /// The body of a derived file read a block of 4 KiB at a time, each block checked against its
 /// CRC-32 as it is read and kept for the next read (at most 256 blocks): what the local
-/// store's index (`IndexReader`) and ``BlockFileReader`` both read through.
+/// store's index (`IndexReader`) and every ``DerivedFileReader`` read through.
 ///
 /// It owns the descriptor and closes it when it goes, so a rewrite of the file by another
 /// process (a new file renamed over it) cannot mix two files in one reader.
