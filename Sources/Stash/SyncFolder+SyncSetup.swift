@@ -17,7 +17,7 @@ public struct SyncStatus: Sendable {
   public var mirror: Result<StoreID, StashError>
   /// The zone the mirror belongs to (after its first import or export).
   public var zone: String?
-  /// The last finished, successful import (from `sync-times.json`, else the mirror).
+  /// The last finished, successful import (from `sync.state`, else the mirror).
   public var lastImport: Timestamp?
   /// The last finished, successful export.
   public var lastExport: Timestamp?
