@@ -62,17 +62,21 @@ let package = Package(
       name: "StashMeters",
       dependencies: ["ArgumentParsing", "MeterSettings", "Stash", "StashModel"]),
 
-    // Helpers shared by the tests: temporary folders, seeded randomness, fixtures.
-    .target(name: "StashTestSupport", dependencies: ["StashModel", "MirrorStore", "JSONLines"]),
-    // Test-only: a seeded two-device workload for the crash and fault tests, and the child
-    // process the crash tests kill (neither is part of a product).
+    // Test-only targets, under Tests/ (none is part of a product): helpers shared by the tests
+    // (temporary folders, seeded randomness, fixtures, fake file systems), a seeded two-device
+    // workload for the crash and fault tests, and the child process the crash tests kill.
+    .target(
+      name: "StashTestSupport", dependencies: ["StashModel", "MirrorStore", "JSONLines"],
+      path: "Tests/StashTestSupport"),
     .target(
       name: "StashWorkload",
       dependencies: [
         "Stash", "LocalStore", "MirrorStore", "JSONLines", "StashModel", "StashTestSupport",
-      ]),
+      ],
+      path: "Tests/StashWorkload"),
     .executableTarget(
-      name: "StashCrashChild", dependencies: ["StashWorkload", "JSONLines", "StashModel"]),
+      name: "StashCrashChild", dependencies: ["StashWorkload", "JSONLines", "StashModel"],
+      path: "Tests/StashCrashChild"),
     .testTarget(name: "StashModelTests", dependencies: ["StashModel", "JSONLines", "StashTestSupport"]),
     .testTarget(
       name: "StashCryptoTests", dependencies: ["StashCrypto", "StashModel", "StashTestSupport"]),

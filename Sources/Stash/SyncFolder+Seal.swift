@@ -2,6 +2,7 @@ import CloudFolder
 import JSONLines
 import LocalStore
 import MirrorStore
+import StashCrypto
 import StashModel
 
 /// The sync seal, kept in the sync state (`sync.state`, ``SyncState``): it lets a `stash sync`

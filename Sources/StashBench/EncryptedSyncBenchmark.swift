@@ -45,7 +45,7 @@ func encryptedSyncBenchmark(_ arguments: [String]) -> Int32 {
     }
     index += 1
   }
-  var bench = TargetBench(size: size, runs: runs, folder: folder)
+  let bench = TargetBench(size: size, runs: runs, folder: folder)
   do {
     try bench.prepareEncryptionOrigin()
   } catch {
