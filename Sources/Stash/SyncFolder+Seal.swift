@@ -61,12 +61,21 @@ extension SyncFolder {
   /// This run's import and export worked (they had nothing to do): it records `now` as a
   /// full run would have, in the sync state's times (outside the stores), for the mirror named
   /// by `cloud.store`'s first line.
-  static func skip(home: String, now: Timestamp, fileSystem: any FileSystem) -> SyncRunReport {
+  ///
+  /// - Parameter seal: The seal that matched, when a store matched it only by its bytes
+  ///   (``SyncSeal/Match/sameBytes``): it is written again with a new time, so that the next
+  ///   sync trusts the stores' times instead of reading every byte again (without this, a
+  ///   seal written in the same tick as the mirror's last write made every later sync read
+  ///   both stores whole).
+  static func skip(
+    home: String, now: Timestamp, fileSystem: any FileSystem, stampingAgain seal: SyncSeal? = nil
+  ) -> SyncRunReport {
     if let mirror = LogHeader.read(
       atPath: home + "/" + MirrorStore.fileName, fileSystem: fileSystem)?.storeID
     {
       recordSync(
-        home: home, mirror: mirror, at: now, exported: true, seal: nil, fileSystem: fileSystem)
+        home: home, mirror: mirror, at: now, exported: true, seal: seal?.restamped,
+        fileSystem: fileSystem)
     }
     return nothingNewReport
   }

@@ -38,7 +38,7 @@ extension SyncFolder {
     home: String, schemas: SchemaRegistry, seal: SyncSeal, fileSystem: any FileSystem
   ) -> SealedChanges? {
     guard let prefix = seal.localPrefix,
-      seal.storeMatches(1, home: home, fileSystem: fileSystem),
+      seal.storeMatch(1, home: home, fileSystem: fileSystem) != nil,
       seal.sharedFolderMatches(home: home, fileSystem: fileSystem)
     else { return nil }
     let opened: (log: Log, state: (LogHeader, [Transaction]), tail: TailReport?)?

@@ -82,8 +82,10 @@ extension SyncFolder {
     let proof: FolderLock.Held
     do { proof = try lock.acquire() } catch { throw StashError(error) }
     defer { lock.release(proof) }
-    if seal.matchesEverything(home: home, fileSystem: options.fileSystem) {
-      return skip(home: home, now: options.clock(), fileSystem: options.fileSystem)
+    if let match = seal.match(home: home, fileSystem: options.fileSystem) {
+      return skip(
+        home: home, now: options.clock(), fileSystem: options.fileSystem,
+        stampingAgain: match == .sameBytes ? seal : nil)
     }
     if let changes = sealedChanges(
       home: home, schemas: schemas, seal: seal, fileSystem: options.fileSystem)
@@ -109,8 +111,10 @@ extension SyncFolder {
   ) throws(StashError) -> SyncRunReport {
     // A session's gate opens only with an import it ran, and what it has pending must run.
     let sessionWaits = session.map { !$0.isGateOpen || $0.coordinator.pending != nil } ?? false
-    if let seal, !sessionWaits, seal.matchesEverything(home: home, fileSystem: fileSystem) {
-      return Self.skip(home: home, now: clock(), fileSystem: fileSystem)
+    if let seal, !sessionWaits, let match = seal.match(home: home, fileSystem: fileSystem) {
+      return Self.skip(
+        home: home, now: clock(), fileSystem: fileSystem,
+        stampingAgain: match == .sameBytes ? seal : nil)
     }
     if let seal, local != nil,
       let report = try syncSealedChanges(seal: seal, session: session, progress: progress)

@@ -108,31 +108,52 @@ struct SyncSeal {
       storeLines: lines, localPrefix: localPrefix, sharedLines: shared, cloud: cloud, time: nil)
   }
 
-  /// Whether the store at `path` is the one the seal's line (for `index`) recorded: the same
-  /// inode, size and times, changed before the seal was written; else the same size and
-  /// CRC-32.
-  func storeMatches(_ index: Int, home: String, fileSystem: any FileSystem) -> Bool {
+  /// How a store, or everything, matched the seal.
+  enum Match: Hashable, Sendable {
+    /// Unchanged since the seal was written: the same inode, size and times, and changed
+    /// before the seal was.
+    case unchangedSinceSeal
+    /// The same bytes (size and CRC-32 of every byte), read again because the change time was
+    /// not older than the seal: a seal written in the same tick of the file system's clock as
+    /// the store's last write cannot tell that write from a later one. Stamping the seal again
+    /// now (``restamped``) spares the next sync that read.
+    case sameBytes
+  }
+
+  /// Whether the store (`index`: 0 the local store, 1 the mirror) is the one the seal's line
+  /// recorded, and how it was told: unchanged since the seal by its stat line, or else the
+  /// same size and CRC-32 of every byte (as git does for its index); `nil` when it is not.
+  func storeMatch(_ index: Int, home: String, fileSystem: any FileSystem) -> Match? {
     let name = Self.storeNames[index]
     let fields = storeLines[index].split(separator: " ").map(String.init)
     guard fields.count == 7, fields[0] == "store", fields[1] == name,
       let current = Self.storeStat(home + "/" + name, fileSystem: fileSystem)
-    else { return false }
+    else { return nil }
     if let time, current.line == fields[2...5].joined(separator: " ") && current.change < time {
-      return true
+      return .unchangedSinceSeal
     }
     guard String(current.size) == fields[3],
       let crc = Self.fileCRC(
         home + "/" + name, size: current.size, from: (0, 0), fileSystem: fileSystem)
-    else { return false }
-    return Self.hex(crc) == fields[6]
+    else { return nil }
+    return Self.hex(crc) == fields[6] ? .sameBytes : nil
   }
 
-  /// Whether both stores and the shared folder are exactly as the seal recorded them: a sync
-  /// now has nothing to do.
+  /// Whether both stores and the shared folder are exactly as the seal recorded them (a sync
+  /// now has nothing to do), and how the stores were told (``Match/sameBytes`` when either
+  /// was read again); `nil` when something differs.
+  func match(home: String, fileSystem: any FileSystem) -> Match? {
+    guard let local = storeMatch(0, home: home, fileSystem: fileSystem),
+      let mirror = storeMatch(1, home: home, fileSystem: fileSystem),
+      sharedFolderMatches(home: home, fileSystem: fileSystem)
+    else { return nil }
+    return local == .unchangedSinceSeal && mirror == .unchangedSinceSeal
+      ? .unchangedSinceSeal : .sameBytes
+  }
+
+  /// Whether both stores and the shared folder are exactly as the seal recorded them.
   func matchesEverything(home: String, fileSystem: any FileSystem) -> Bool {
-    storeMatches(0, home: home, fileSystem: fileSystem)
-      && storeMatches(1, home: home, fileSystem: fileSystem)
-      && sharedFolderMatches(home: home, fileSystem: fileSystem)
+    match(home: home, fileSystem: fileSystem) != nil
   }
 
   /// Whether the shared folder is as the seal recorded it, and, for an encrypted one, its
@@ -141,6 +162,24 @@ struct SyncSeal {
   func sharedFolderMatches(home: String, fileSystem: any FileSystem) -> Bool {
     !SyncFolder.namesUnheldKey(home: home, cloud: cloud, fileSystem: fileSystem)
       && Self.sharedLines(cloud: cloud, fileSystem: fileSystem) == sharedLines
+  }
+
+  /// This seal, to be written again with the time it is written at: for a seal whose stores
+  /// were just read again and found the same (``Match/sameBytes``). As safe as taking it anew
+  /// would be: every byte was checked under the folder's lock, and any write after that read
+  /// stamps the store with a change time no older than the new seal's.
+  var restamped: SyncSeal {
+    SyncSeal(
+      storeLines: storeLines, localPrefix: localPrefix, sharedLines: sharedLines, cloud: cloud,
+      time: nil)
+  }
+
+  /// The latest change time of the stores the seal recorded (nanoseconds since 1970).
+  var latestStoreChange: Int64 {
+    storeLines.compactMap { line in
+      let fields = line.split(separator: " ")
+      return fields.count == 7 ? Int64(fields[4]) : nil
+    }.max() ?? 0
   }
 
   // MARK: The prefix line

@@ -2,6 +2,12 @@ import JSONLines
 import MirrorStore
 import StashModel
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `sync.state` beside the stores: what a sync keeps for the next one, derived and never
 /// trusted for more than it proves.
 ///
@@ -154,9 +160,42 @@ extension SyncFolder {
     if exported { times.lastExport = time }
     state.times = times
     if let seal { state.seal = seal }
-    // A run that changes nothing of it leaves the file as it is (its time included).
-    guard !state.holdsTheSame(as: before) else { return }
+    // A run that changes nothing of it leaves the file as it is (its time included), unless
+    // it brings a seal to stamp with the time it is written at.
+    let stamping = seal != nil && seal?.time == nil
+    guard stamping || !state.holdsTheSame(as: before) else { return }
+    if let seal, stamping { waitForTheClockToPass(seal.latestStoreChange) }
     state.write(home: home, fileSystem: fileSystem)
+  }
+
+  /// Waits, a few milliseconds at most, until the file system's clock is past `change` (the
+  /// stores' last change), so that the sync state written next (whose time is its seal's) is
+  /// later than it. Written in the same tick of that clock as the mirror's last write, the
+  /// seal could not tell that write from a later one, and the next sync would read both
+  /// stores whole to be sure (6 of 10 syncs at 100,000 items, as measured). It reads a clock and
+  /// sleeps, and never calls the file system, so that the sequence of calls a sync makes is
+  /// the same in every run (the fault-injection tests count them). A file system that stamps
+  /// in coarser steps is not waited for: the next sync with nothing new reads the stores,
+  /// finds the same bytes and stamps the seal again
+  /// (``skip(home:now:fileSystem:stampingAgain:)``).
+  private static func waitForTheClockToPass(_ change: Int64) {
+    for _ in 0..<40 {
+      guard fileSystemClock() <= change else { return }
+      usleep(250)
+    }
+  }
+
+  /// The clock the file system stamps files with, in nanoseconds since 1970: on Linux the
+  /// kernel's coarse real-time clock (a file's times never precede it), elsewhere the real-time
+  /// clock.
+  private static func fileSystemClock() -> Int64 {
+    var now = timespec()
+    #if os(Linux)
+      clock_gettime(CLOCK_REALTIME_COARSE, &now)
+    #else
+      clock_gettime(CLOCK_REALTIME, &now)
+    #endif
+    return Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec)
   }
 
   /// The later of the mirror's recorded times and those of the sync state.
