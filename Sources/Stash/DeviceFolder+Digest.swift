@@ -228,15 +228,10 @@ extension DeviceFolder {
     return verification
   }
 
-  /// A record's name (or a reminder's message), from this device's row, else from the
-  /// newest live version the mirror has.
+  /// A record's name (its ``Record/lookupName``: an item's name, a reminder's message),
+  /// from this device's row, else from the newest live version the mirror has.
   func name(of key: RecordKey, local: LocalContent?, mirror: MirrorContent?) -> String? {
-    func name(_ record: Record?) -> String? {
-      for field in ["name", "message"] {
-        if case .string(let text)? = record?[field: field] { return text }
-      }
-      return nil
-    }
+    func name(_ record: Record?) -> String? { record?.lookupName }
     if let row = local?.rows(for: key).first, let found = name(row.record) { return found }
     let versions = mirror?.versions[key]?.values.filter { !$0.snapshot.isTombstone } ?? []
     let newest = versions.max { ($0.generation, $0.id) < ($1.generation, $1.id) }

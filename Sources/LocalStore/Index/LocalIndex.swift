@@ -19,12 +19,12 @@ import StashModel
 /// Layout (Fixtures/README.md section 8 has it byte by byte): the kind's head holds the next
 /// row number, the count of live changes, the settings' and the checkpoint binding's lines
 /// and the counts and sizes of the body's four parts; the body: the entries (one per live
-/// row: kind, row, line, model, id, and the lowercased, canonically decomposed name and
-/// message that lookups by name compare; then one per tombstone, checkpoint, open conflict and
-/// diagnostic: kind, line, its record's model and id, and the conflict's id or the
-/// diagnostic's store), then the row entries' offsets sorted by model and id, then (offset,
-/// name number) pairs sorted by model and name, then the other entries' offsets sorted by
-/// model and id.
+/// row: kind, row, line, model, id, and the lowercased, canonically decomposed values of its
+/// schema's lookup fields (``Record/lookupNames``) that lookups by name compare; then one
+/// per tombstone, checkpoint, open conflict and diagnostic: kind, line, its record's model
+/// and id, and the conflict's id or the diagnostic's store), then the row entries' offsets
+/// sorted by model and id, then (offset, name number) pairs sorted by model and name, then
+/// the other entries' offsets sorted by model and id.
 struct LocalIndex: Sendable {
   /// The file name's suffix after the store's.
   static let suffix = ".index"
@@ -88,7 +88,8 @@ struct LocalIndex: Sendable {
     var span: LineSpan
     var model: [UInt8]
     var id: [UInt8]
-    /// For a row: lowercased, canonically decomposed names a lookup by name compares. For a
+    /// For a row: its lookup names (``Record/lookupNames``), lowercased and canonically
+    /// decomposed, as a lookup by name compares them. For a
     /// conflict: its id; for a diagnostic: its store; none for the other kinds.
     var names: [[UInt8]]
   }

@@ -164,15 +164,11 @@ extension LocalStore {
       bindingLine: content.bindingLine ?? index.bindingLine)
   }
 
-  /// The entry of a row whose line is at `span`; `nil` when it does not fit the format.
+  /// The entry of a row whose line is at `span`, with the names its schema's lookup fields
+  /// hold (``Record/lookupNames``); `nil` when it does not fit the format.
   static func entry(for stored: StoredRow, at span: LineSpan) -> LocalIndex.Entry? {
     let record = stored.record
-    var names = [[UInt8]]()
-    for field in ["name", "message"] {
-      if case .string(let text)? = record[field: field] {
-        names.append(LocalIndex.searchForm(text))
-      }
-    }
+    let names = record.lookupNames.map(LocalIndex.searchForm)
     let model = Array(record.model.utf8)
     let id = Array(record.id.rawValue.utf8)
     guard model.count <= 255, id.count <= 255, names.allSatisfy({ $0.count <= 65535 }) else {
