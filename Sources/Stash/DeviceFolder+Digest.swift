@@ -81,14 +81,14 @@ extension DeviceFolder {
 
   /// ``digest()``, saying how it was computed: whether the index's digest section was used
   /// and how many buckets were rehashed (all non-empty ones without it).
-  public func computeDigest() -> (digest: InventoryDigest, usedFile: Bool, rehashed: Int) {
+  public func computeDigest() -> (digest: InventoryDigest, usedSection: Bool, rehashed: Int) {
     guard let content else { return (InventoryDigest(), false, 0) }
     return computeDigest(Self.entries(of: content))
   }
 
   func computeDigest(
     _ entries: [RecordKey: InventoryDigest.Entry]
-  ) -> (digest: InventoryDigest, usedFile: Bool, rehashed: Int) {
+  ) -> (digest: InventoryDigest, usedSection: Bool, rehashed: Int) {
     if let section = local?.indexedDigest(),
       let (digest, rehashed) = InventoryDigest.reusing(section: section, for: entries)
     {

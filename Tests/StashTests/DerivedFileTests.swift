@@ -94,7 +94,7 @@ import Testing
       #expect(Self.isCurrent(kind, at: path), "the sync wrote it")
       // The local index carries the digest's section too: ignored with it, rebuilt with it.
       let carriesDigest = kind.fileName == LocalStore.fileName + ".index"
-      if carriesDigest { #expect(try Self.open(home).computeDigest().usedFile) }
+      if carriesDigest { #expect(try Self.open(home).computeDigest().usedSection) }
       let expected = try Self.answers(home)
       var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
       let version = kind.file.magic.count
@@ -129,7 +129,7 @@ import Testing
       // Rebuilt by the next sync that runs (a sync with nothing new opens nothing).
       _ = try Self.open(home).folder.syncFully()
       #expect(Self.isCurrent(kind, at: path), "rebuilt: \(kind.name), \(damage)")
-      if carriesDigest { #expect(try Self.open(home).computeDigest().usedFile, "\(damage)") }
+      if carriesDigest { #expect(try Self.open(home).computeDigest().usedSection, "\(damage)") }
       #expect(try Self.answers(home) == expected, "\(kind.name), \(damage), rebuilt")
     }
   }

@@ -41,7 +41,7 @@ import Testing
     if moved { try FileManager.default.moveItem(at: path, to: aside) }
     defer { if moved { try? FileManager.default.moveItem(at: aside, to: path) } }
     let computed = try open(folder).computeDigest()
-    #expect(!computed.usedFile)
+    #expect(!computed.usedSection)
     return computed.digest
   }
 
@@ -55,7 +55,7 @@ import Testing
     try withTemporaryFolder { folder in
       try Self.makeFolder(folder)
       let computed = try Self.open(folder).computeDigest()
-      #expect(computed.usedFile)
+      #expect(computed.usedSection)
       #expect(computed.rehashed == 0)
       Self.expectSame(computed.digest, try Self.fullRebuild(folder))
     }
@@ -70,7 +70,7 @@ import Testing
       _ = try device.deleteItem("Tube 3")
       try device.addItem(Item(name: "Comb", quantity: 1, createdAt: epoch))
       let computed = try Self.open(folder).computeDigest()
-      #expect(computed.usedFile)
+      #expect(computed.usedSection)
       #expect(computed.rehashed >= 1 && computed.rehashed <= 4, "\(computed.rehashed)")
       Self.expectSame(computed.digest, try Self.fullRebuild(folder))
     }
@@ -86,7 +86,7 @@ import Testing
       _ = try other.deleteItem("Tube 50")
       try reader.refresh()
       let computed = reader.computeDigest()
-      #expect(computed.usedFile)
+      #expect(computed.usedSection)
       Self.expectSame(computed.digest, try Self.fullRebuild(folder))
     }
   }
@@ -98,7 +98,7 @@ import Testing
       try device.consume("Tube 7")
       try device.local?.compact()
       let computed = try Self.open(folder).computeDigest()
-      #expect(computed.usedFile)
+      #expect(computed.usedSection)
       Self.expectSame(computed.digest, try Self.fullRebuild(folder))
     }
   }
@@ -167,7 +167,7 @@ import Testing
       // The digest section was computed from the store as the pass left it, not as it was
       // opened.
       let computed = try DigestSectionTests.open(b).computeDigest()
-      #expect(computed.usedFile)
+      #expect(computed.usedSection)
       #expect(computed.rehashed == 0)
       DigestSectionTests.expectSame(computed.digest, try DigestSectionTests.fullRebuild(b))
       #expect(computed.digest.counts["item"] == 2500)
