@@ -53,7 +53,7 @@ public struct Meter: RecordConvertible, Hashable {
       FieldSpec("leaseExpiresAt", .optional(.date)),
       FieldSpec("peripheralCache", .optional(.string), deviceLocal: true),
       FieldSpec("updatedAt", .date),
-    ], changeTime: "updatedAt", candidateKey: "macAddress",
+    ], changeTime: "updatedAt", candidateKey: "macAddress", lookup: ["name"],
     // A lease is one holder for one period: two devices taking it at once never mix.
     mergeGroups: [["leaseDeviceID", "leaseDeviceName", "leaseConnectedAt", "leaseExpiresAt"]],
     validate: { (record) throws(ModelError) in try Meter(record: record).validate() })

@@ -18,13 +18,13 @@ enum DerivedFiles {
   }
 
   /// Every derived file: the local index (written by saves and by a sync, from the local
-  /// store; bound to its id and log prefix), with the digest beside it (written by a sync;
-  /// bound to the store's id), the mirror's index (written by a sync; bound to the mirror's id
-  /// and log prefix) and the sync state (written by a sync; bound to the fingerprint of both
-  /// stores and the shared folder).
+  /// store; bound to its id and log prefix), which carries the digest's section (written by
+  /// a sync, carried forward by saves; bound to the store's id only), the mirror's index
+  /// (written by a sync; bound to the mirror's id and log prefix) and the sync state (written
+  /// by a sync; bound to the fingerprint of both stores and the shared folder). The derived
+  /// files of earlier releases are ``SyncState/predecessors``.
   static let all = [
     Entry(fileName: LocalStore.fileName + ".index", kind: LocalStore.indexKind),
-    Entry(fileName: InventoryDigest.fileName, kind: InventoryDigest.fileKind),
     Entry(fileName: MirrorStore.fileName + ".index", kind: MirrorStore.indexKind),
     Entry(fileName: SyncState.fileName, kind: SyncState.kind),
   ]
@@ -51,7 +51,7 @@ extension SyncFolder {
     // run found missing or ignored.
     local?.writeDeferredIndex()
     local?.maintainIndex()
-    // default.store.digest.
+    // default.store.index's digest section, once the index is written.
     finishing?()
     // sync.state, last: its seal fingerprints the stores as the run left them.
     recordSyncState(after: report, mirror: mirror, cloud: cloud, continuing: previous)

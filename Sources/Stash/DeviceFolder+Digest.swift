@@ -72,25 +72,25 @@ public struct SyncVerification: Sendable {
 extension DeviceFolder {
   /// The digest of this device's inventory: every live row's and local tombstone's hash.
   ///
-  /// Rehashes only the buckets whose records changed since `default.store.digest` was
-  /// written (see ``InventoryDigest/reusing(_:for:)``); without a usable file, all of them.
+  /// Rehashes only the buckets whose records changed since a sync wrote the local index's
+  /// digest section (see ``InventoryDigest/reusing(section:for:)``); without a usable one,
+  /// all of them.
   public func digest() -> InventoryDigest {
     computeDigest().digest
   }
 
-  /// ``digest()``, saying how it was computed: whether `default.store.digest` was used and
-  /// how many buckets were rehashed (all non-empty ones without the file).
-  public func computeDigest() -> (digest: InventoryDigest, usedFile: Bool, rehashed: Int) {
+  /// ``digest()``, saying how it was computed: whether the index's digest section was used
+  /// and how many buckets were rehashed (all non-empty ones without it).
+  public func computeDigest() -> (digest: InventoryDigest, usedSection: Bool, rehashed: Int) {
     guard let content else { return (InventoryDigest(), false, 0) }
     return computeDigest(Self.entries(of: content))
   }
 
   func computeDigest(
     _ entries: [RecordKey: InventoryDigest.Entry]
-  ) -> (digest: InventoryDigest, usedFile: Bool, rehashed: Int) {
-    if let bytes = digestFileBytes(), let storeID = local?.storeID.rawValue,
-      let (digest, rehashed) = InventoryDigest.reusing(
-        fileBytes: bytes, storeID: storeID, for: entries)
+  ) -> (digest: InventoryDigest, usedSection: Bool, rehashed: Int) {
+    if let section = local?.indexedDigest(),
+      let (digest, rehashed) = InventoryDigest.reusing(section: section, for: entries)
     {
       return (digest, true, rehashed)
     }
@@ -101,51 +101,36 @@ extension DeviceFolder {
     return (digest, false, rehashed)
   }
 
-  /// The bytes of `default.store.digest`, if there is such a regular file (checked by
-  /// ``InventoryDigest/reusing(fileBytes:storeID:for:)``).
-  func digestFileBytes() -> [UInt8]? {
-    try? InputFile.read(
-      home + "/" + InventoryDigest.fileName, fileSystem: fileSystem, maximumBytes: 1 << 30)
+  /// Writes the local index's digest section for the store as it is now (what `sync` does
+  /// after its pass), when the store was read in full, has an index, and the section would
+  /// change. A failure changes nothing: the index is derived.
+  public func writeDigestSection() {
+    startDigestSection()?.finish()
   }
 
-  /// Writes `default.store.digest` for the store as it is now (what `sync` does after its
-  /// pass), when the store was read in full and the file would change. A failure changes
-  /// nothing: the file is derived.
-  public func writeDigestFile() {
-    startDigestFile()?.finish()
+  /// Starts computing the local index's digest section for the store as it is now on another
+  /// core (reading the current one here first), for ``DigestSectionJob/finish()`` to write
+  /// once the caller has done what it does meanwhile without changing the store (a sync's
+  /// export); `nil` when the store was not read in full.
+  func startDigestSection() -> DigestSectionJob? {
+    guard let content, content.isComplete, let local else { return nil }
+    let current = local.indexedDigest()
+    return DigestSectionJob(
+      store: local, bytes: Background { Self.digestSection(of: content, current: current) })
   }
 
-  /// Starts computing `default.store.digest` for the store as it is now on another core
-  /// (reading the current file here first), for ``DigestFileJob/finish()`` to write once the
-  /// caller has done what it does meanwhile without changing the store (a sync's export);
-  /// `nil` when the store was not read in full.
-  func startDigestFile() -> DigestFileJob? {
-    guard let content, content.isComplete, let storeID = local?.storeID.rawValue else {
-      return nil
-    }
-    let current = digestFileBytes()
-    return DigestFileJob(
-      path: home + "/" + InventoryDigest.fileName, fileSystem: fileSystem,
-      bytes: Background { Self.digestFile(of: content, storeID: storeID, current: current) })
-  }
-
-  /// The bytes `default.store.digest` should hold for `content`, given those it holds now;
-  /// `nil` when it is current (or the digest cannot be written).
-  static func digestFile(of content: LocalContent, storeID: String, current: [UInt8]?)
-    -> [UInt8]?
-  {
+  /// The bytes the digest section should hold for `content`, given those it holds now; `nil`
+  /// when it is current (or the digest cannot be written).
+  static func digestSection(of content: LocalContent, current: [UInt8]?) -> [UInt8]? {
     let entries = entries(of: content)
-    if let current,
-      let (_, rehashed) = InventoryDigest.reusing(
-        fileBytes: current, storeID: storeID, for: entries)
-    {
-      if rehashed == 0 { return nil }  // the file is current
+    if let current, let (_, rehashed) = InventoryDigest.reusing(section: current, for: entries) {
+      if rehashed == 0 { return nil }  // the section is current
     } else if entries.isEmpty {
-      return nil  // nothing to write, and no file to bring up to date
+      return nil  // nothing to write, and no section to bring up to date
     }
-    // A digest built from a file keeps its clean buckets summarized and cannot be written:
-    // write the one computed from every entry.
-    return InventoryDigest(entries).fileBytes(storeID: storeID)
+    // A digest built from a section keeps its clean buckets summarized and cannot be
+    // written: write the one computed from every entry.
+    return InventoryDigest(entries).sectionBytes()
   }
 
   /// Each record's state on this device: its row (the first in row order when an id has
@@ -228,15 +213,10 @@ extension DeviceFolder {
     return verification
   }
 
-  /// A record's name (or a reminder's message), from this device's row, else from the
-  /// newest live version the mirror has.
+  /// A record's name (its ``Record/lookupName``: an item's name, a reminder's message),
+  /// from this device's row, else from the newest live version the mirror has.
   func name(of key: RecordKey, local: LocalContent?, mirror: MirrorContent?) -> String? {
-    func name(_ record: Record?) -> String? {
-      for field in ["name", "message"] {
-        if case .string(let text)? = record?[field: field] { return text }
-      }
-      return nil
-    }
+    func name(_ record: Record?) -> String? { record?.lookupName }
     if let row = local?.rows(for: key).first, let found = name(row.record) { return found }
     let versions = mirror?.versions[key]?.values.filter { !$0.snapshot.isTombstone } ?? []
     let newest = versions.max { ($0.generation, $0.id) < ($1.generation, $1.id) }
@@ -251,16 +231,15 @@ extension DeviceFolder {
   }
 }
 
-/// A digest file being computed on another core (``DeviceFolder/startDigestFile()``).
-struct DigestFileJob {
-  let path: String
-  let fileSystem: any FileSystem
+/// A digest section being computed on another core (``DeviceFolder/startDigestSection()``).
+struct DigestSectionJob {
+  let store: LocalStore
   let bytes: Background<[UInt8]?>
 
-  /// Waits for the bytes and writes them (temporary file and rename, without fsync: the file
-  /// is derived and checks itself); a failure changes nothing.
+  /// Waits for the bytes and writes them into the local index (without fsync: it is derived
+  /// and checks itself); a failure changes nothing.
   func finish() {
     guard let bytes = bytes.wait() else { return }
-    try? fileSystem.writeFileAtomically(path, bytes, durable: false)
+    store.replaceIndexedDigest(bytes)
   }
 }

@@ -171,10 +171,7 @@ extension DeviceFolder {
       matches = keys.filter { key in
         content?.row(for: key) == nil
           && (mirror.versions[key]?.values.contains { version in
-            guard case .string(let name)? = version.snapshot.record?[field: "name"] else {
-              return false
-            }
-            return name.lowercased() == lowered
+            version.snapshot.record?.lookupNames.contains { $0.lowercased() == lowered } ?? false
           } ?? false)
       }
     }

@@ -128,9 +128,34 @@ extension DeviceFolder {
     _ text: String, action: String = "the edit",
     _ change: (inout Item) throws(StashError) -> Void
   ) throws(StashError) -> Item {
+    try editItem(action: action, change) { content throws(StashError) in
+      try self.find(text, model: "item", in: content)
+    }
+  }
+
+  /// Changes an item the caller already resolved with ``item(_:)``: the save takes the
+  /// freshest copy of that record by its key, without looking its name up again.
+  ///
+  /// - Returns: The item after the change.
+  /// - Throws: What `change` throws, ``StashError`` for an invalid result, an item deleted
+  ///   meanwhile, or a failed save.
+  @discardableResult
+  public func editItem(
+    _ resolved: Item, action: String = "the edit",
+    _ change: (inout Item) throws(StashError) -> Void
+  ) throws(StashError) -> Item {
+    try editItem(action: action, change) { content throws(StashError) in
+      try self.row(resolved: RecordKey(model: "item", id: resolved.id), in: content)
+    }
+  }
+
+  private func editItem(
+    action: String, _ change: (inout Item) throws(StashError) -> Void,
+    row: (LocalContent) throws(StashError) -> StoredRow
+  ) throws(StashError) -> Item {
     let now = clock()
     return try save(action) { content, transaction throws(StashError) in
-      let row = try self.find(text, model: "item", in: content)
+      let row = try row(content)
       var item = try StashError.model(Item(record: row.record))
       try change(&item)
       item.updatedAt = now

@@ -6,7 +6,8 @@ extension DeviceFolder {
   /// (case-insensitive).
   ///
   /// An exact id wins. Otherwise every record whose id starts with `text` (when `text` is at
-  /// least 4 characters) or whose name equals `text` ignoring case is a candidate: one is the
+  /// least 4 characters) or whose name equals `text` ignoring case (a value of a lookup field
+  /// its schema declares: ``Record/lookupNames``) is a candidate: one is the
   /// answer, none is "not found", several are refused with the candidates listed.
   ///
   /// - Parameters:
@@ -35,15 +36,7 @@ extension DeviceFolder {
     let candidates = content.rows.values.filter { stored in
       guard stored.record.model == model else { return false }
       if byPrefix && stored.record.id.rawValue.hasPrefix(lowered) { return true }
-      if case .string(let name)? = stored.record[field: "name"], name.lowercased() == lowered {
-        return true
-      }
-      if model == "reminder", case .string(let message)? = stored.record[field: "message"],
-        message.lowercased() == lowered
-      {
-        return true
-      }
-      return false
+      return stored.record.lookupNames.contains { $0.lowercased() == lowered }
     }.sorted { $0.row < $1.row }
     switch candidates.count {
     case 1:
@@ -60,12 +53,19 @@ extension DeviceFolder {
     }
   }
 
-  /// `'Name' (3f2b8c1e)` for messages.
+  /// The freshest row of a record ``find(_:model:in:)`` resolved earlier (`content` is the
+  /// freshest, inside a save), by its key: no second lookup by name. A record deleted or
+  /// duplicated meanwhile is refused in the words `find` gives for its id.
+  func row(resolved key: RecordKey, in content: LocalContent) throws(StashError) -> StoredRow {
+    let rows = content.rows(for: key)
+    if rows.count == 1 { return rows[0] }
+    return try find(key.id.rawValue, model: key.model, in: content)
+  }
+
+  /// `'Name' (3f2b8c1e)` for messages: the record's first lookup name
+  /// (``Record/lookupName``), empty when it has none.
   static func label(of record: Record) -> String {
-    var name = ""
-    if case .string(let text)? = record[field: "name"] { name = text }
-    if case .string(let text)? = record[field: "message"] { name = text }
-    return "'\(name)' (\(record.id.rawValue.prefix(8)))"
+    "'\(record.lookupName ?? "")' (\(record.id.rawValue.prefix(8)))"
   }
 }
 

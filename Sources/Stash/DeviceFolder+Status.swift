@@ -125,17 +125,9 @@ extension DeviceFolder {
       var found = name(of: key, local: local, mirror: mirror)
       if found == nil, let entries = try? localHistory(of: key) {
         let deleted = entries.last { $0.record?.snapshotHash == tombstone.deletedHash }
-        found = deleted?.record.flatMap(Self.nameField)
+        found = deleted?.record?.lookupName
       }
       return PendingDeletion(tombstone: tombstone, name: found)
     }
-  }
-
-  /// A record's `name` (or a reminder's `message`) field.
-  static func nameField(of record: Record) -> String? {
-    for field in ["name", "message"] {
-      if case .string(let text)? = record[field: field] { return text }
-    }
-    return nil
   }
 }

@@ -46,12 +46,12 @@ public final class DeviceFolder: Sendable {
         at: home, registry: InventorySchemas.registry, options: inventoryOptions(options)))
   }
 
-  /// `options` with what the inventory derives from its store: a sync refreshes the digest
-  /// file (``startDigestFile()``) during its export.
+  /// `options` with what the inventory derives from its store: a sync refreshes the local
+  /// index's digest section (``startDigestSection()``) during its export.
   static func inventoryOptions(_ options: Options) -> Options {
     var options = options
     options.refreshDerived = { folder in
-      DeviceFolder(folder: folder).startDigestFile().map { job in { job.finish() } }
+      DeviceFolder(folder: folder).startDigestSection().map { job in { job.finish() } }
     }
     return options
   }

@@ -42,7 +42,7 @@ public struct InventoryDigest: Sendable {
     var buckets: [SHA256Digest] = Array(repeating: InventoryDigest.emptyBucket, count: bucketCount)
     var count = 0
     var root = SHA256Digest.zero
-    /// Buckets whose hash was read back from a digest file without their leaves.
+    /// Buckets whose hash was read back from a digest section without their leaves.
     var summarized: Set<Int> = []
   }
 
@@ -78,8 +78,8 @@ public struct InventoryDigest: Sendable {
   /// Changes (or, with `nil`, removes) one record's entry, recomputing only its bucket, its
   /// model's digest and the overall digest.
   ///
-  /// - Returns: `false`, changing nothing, for a digest computed with a digest file
-  ///   (``reusing(fileBytes:storeID:for:)``) that does not hold that bucket's leaves.
+  /// - Returns: `false`, changing nothing, for a digest computed with a digest section
+  ///   (``reusing(section:for:)``) that does not hold that bucket's leaves.
   @discardableResult
   public mutating func update(_ key: RecordKey, to entry: Entry?) -> Bool {
     var tree = models[key.model] ?? ModelTree()

@@ -26,14 +26,17 @@ import StashModel
 /// `f64` of seconds since 1970. No body. Written without fsync after every sync whose import
 /// worked; a file that is missing, damaged or of another version is ignored (the full sync
 /// runs, `sync status` shows the mirror's recorded times). Its predecessors, `sync.seal` and
-/// `sync-times.json`, are ignored and removed when it is written. Deleting it is always safe.
+/// `sync-times.json`, are ignored and removed when it is written, with `default.store.digest`
+/// (now the local index's digest section), the other derived file of earlier releases.
+/// Deleting it is always safe.
 struct SyncState {
   /// The file's name in the device folder.
   static let fileName = "sync.state"
   /// The kind: format 1.
   static let kind = DerivedFile(tag: "stash.sync.state", version: 1)
-  /// The files it replaces, removed when it is written.
-  static let predecessors = ["sync.seal", "sync-times.json"]
+  /// The derived files of earlier releases that it and the local index replace, removed when
+  /// it is written (the last derived file a sync writes).
+  static let predecessors = ["sync.seal", "sync-times.json", "default.store.digest"]
 
   /// The seal of the last sync that left nothing to do, if any.
   var seal: SyncSeal?

@@ -50,7 +50,7 @@ enum StashBench {
       run: reconcileBenchmark),
     BenchCommand(
       name: "digest", arguments: "DIR",
-      summary: "the sync status digest: from the rows, from default.store.digest, after edits",
+      summary: "the sync status digest: from the rows, from the local index's section, after edits",
       run: digestBenchmark),
     BenchCommand(
       name: "mirror-open", arguments: "DIR",

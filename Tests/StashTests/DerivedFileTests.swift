@@ -10,7 +10,7 @@ import Testing
 
 /// Every derived file (``DerivedFiles/all``), whatever happened to it, is ignored and rebuilt,
 /// and no answer changes: a lookup through the local index, a focused open of the mirror, the
-/// digest, the next sync's report.
+/// digest (from the local index's digest section), the next sync's report.
 @Suite struct DerivedFileTests {
   /// What can happen to a derived file.
   enum Damage: String, CaseIterable, CustomTestStringConvertible, Sendable {
@@ -92,6 +92,9 @@ import Testing
       let home = try Self.syncedFolder(root, "a")
       let path = home.appendingPathComponent(kind.fileName).path
       #expect(Self.isCurrent(kind, at: path), "the sync wrote it")
+      // The local index carries the digest's section too: ignored with it, rebuilt with it.
+      let carriesDigest = kind.fileName == LocalStore.fileName + ".index"
+      if carriesDigest { #expect(try Self.open(home).computeDigest().usedSection) }
       let expected = try Self.answers(home)
       var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
       let version = kind.file.magic.count
@@ -126,6 +129,7 @@ import Testing
       // Rebuilt by the next sync that runs (a sync with nothing new opens nothing).
       _ = try Self.open(home).folder.syncFully()
       #expect(Self.isCurrent(kind, at: path), "rebuilt: \(kind.name), \(damage)")
+      if carriesDigest { #expect(try Self.open(home).computeDigest().usedSection, "\(damage)") }
       #expect(try Self.answers(home) == expected, "\(kind.name), \(damage), rebuilt")
     }
   }
@@ -135,11 +139,14 @@ import Testing
   @Test func theFilesOfEarlierReleasesAreRemovedOrReplaced() throws {
     try withTemporaryFolder { root in
       let home = try Self.syncedFolder(root, "a")
-      // As the last release left them: its seal (of its own format) and its times.
+      // As the last releases left them: a seal (of its own format), the times, and the digest
+      // file (now the local index's digest section; any bytes: it is never read).
       try Data(try Data(contentsOf: Fixtures.url("formats/sync-seal-3"))).write(
         to: home.appendingPathComponent("sync.seal"))
       try Data(#"{"format":"stash-sync-times","version":1}"#.utf8).write(
         to: home.appendingPathComponent("sync-times.json"))
+      try Data("stash.local.digest\n".utf8).write(
+        to: home.appendingPathComponent("default.store.digest"))
       _ = try Self.open(home).consume("Koleston a")
       _ = try Self.open(home).sync()
       for old in SyncState.predecessors {

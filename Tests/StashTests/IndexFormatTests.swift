@@ -57,7 +57,7 @@ import Testing
       // The fixture's store is of local format 2: that save rewrote it as the current format
       // (a new file, which no index describes yet); the next save writes the index.
       try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")]).consume("Tube 5")
-      #expect(try Data(contentsOf: indexURL)[18] == 4)
+      #expect(try Data(contentsOf: indexURL)[18] == 5)
       let again = try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")])
       #expect(IndexedOpenTests.isUsed(IndexedOpenTests.indexUse(again)))
       #expect(try again.item("Tube 5").quantity == 8)
@@ -78,7 +78,7 @@ import Testing
       let deleted = try #require(
         IndexedOpenTests.open(folder).content?.tombstones.keys.first { $0.model == "item" })
       try focused.consume("Tube 5")
-      #expect(try Data(contentsOf: indexURL)[18] == 4)
+      #expect(try Data(contentsOf: indexURL)[18] == 5)
       var options = DeviceFolder.Options(
         deviceName: "test-device", clock: { epoch }, access: .reading)
       options.index = IndexedOpenTests.eager

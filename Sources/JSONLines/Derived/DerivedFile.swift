@@ -2,7 +2,7 @@ import StashModel
 import Synchronization
 
 /// One kind of derived file: a file beside the stores that is computed from them (an index,
-/// the digest, the sync state), never the truth, checked every time it is read, and ignored
+/// the sync state), never the truth, checked every time it is read, and ignored
 /// and rebuilt when it fails a check.
 ///
 /// Every kind shares one container, read a block at a time (Fixtures/README.md section 8 has

@@ -192,6 +192,17 @@ final class IndexReader {
     return found
   }
 
+  /// The digest section the index carries (empty when it has none); `nil` when a block is
+  /// damaged.
+  func digestSection() -> [UInt8]? {
+    file.bytes(at: index.digestStart, count: index.digestLength)
+  }
+
+  /// The body before the digest section (entries and tables); `nil` when a block is damaged.
+  func bodyBeforeDigest() -> [UInt8]? {
+    file.bytes(at: 0, count: index.digestStart)
+  }
+
   /// Calls `body` with every entry, in the order they were written, reading a block at a
   /// time; `false` when a block is damaged or the entries are malformed.
   func forEachEntry(_ body: (LocalIndex.Entry) -> Void) -> Bool {

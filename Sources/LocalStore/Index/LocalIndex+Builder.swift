@@ -28,10 +28,11 @@ extension LocalIndex {
       return true
     }
 
-    /// The file's bytes, with this head; `nil` when the entries are malformed.
+    /// The file's bytes, with this head and the digest section `digest` carries forward;
+    /// `nil` when the entries are malformed.
     func encoded(
       storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
-      settingsLine: LineSpan, bindingLine: LineSpan?
+      settingsLine: LineSpan, bindingLine: LineSpan?, digest: [UInt8]
     ) -> [UInt8]? {
       var body = entries
       typealias Sorted = (ids: [UInt32], names: [(offset: UInt32, number: UInt8)], keyed: [UInt32])
@@ -78,11 +79,12 @@ extension LocalIndex {
         body.integer(slot.number)
       }
       for offset in sorted.keyed { body.integer(offset) }
+      body.output += digest
       let index = LocalIndex(
         storeID: storeID, prefix: prefix, nextRow: nextRow, liveChanges: liveChanges,
         settingsLine: settingsLine, bindingLine: bindingLine, entryCount: ids.count,
         entriesLength: entries.output.count, nameCount: sorted.names.count,
-        keyedCount: keyed.count)
+        keyedCount: keyed.count, digestLength: digest.count)
       return index.encoded(body: body.output)
     }
   }

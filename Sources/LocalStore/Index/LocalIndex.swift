@@ -19,20 +19,27 @@ import StashModel
 /// Layout (Fixtures/README.md section 8 has it byte by byte): the kind's head holds the next
 /// row number, the count of live changes, the settings' and the checkpoint binding's lines
 /// and the counts and sizes of the body's four parts; the body: the entries (one per live
-/// row: kind, row, line, model, id, and the lowercased, canonically decomposed name and
-/// message that lookups by name compare; then one per tombstone, checkpoint, open conflict and
-/// diagnostic: kind, line, its record's model and id, and the conflict's id or the
-/// diagnostic's store), then the row entries' offsets sorted by model and id, then (offset,
-/// name number) pairs sorted by model and name, then the other entries' offsets sorted by
-/// model and id.
+/// row: kind, row, line, model, id, and the lowercased, canonically decomposed values of its
+/// schema's lookup fields (``Record/lookupNames``) that lookups by name compare; then one
+/// per tombstone, checkpoint, open conflict and diagnostic: kind, line, its record's model
+/// and id, and the conflict's id or the diagnostic's store), then the row entries' offsets
+/// sorted by model and id, then (offset, name number) pairs sorted by model and name, then
+/// the other entries' offsets sorted by model and id, then the digest section.
+///
+/// The digest section is what a sync derives from the whole store for `sync status` and
+/// `sync verify` (the inventory digest's entries and bucket hashes): this store only carries
+/// it, never reads it. It is bound to the store's id like the rest of the index, but not to
+/// the prefix: a save that writes the index again carries it forward as it was, and its
+/// reader compares it with the store, record by record (``LocalStore/indexedDigest()``).
 struct LocalIndex: Sendable {
   /// The file name's suffix after the store's.
   static let suffix = ".index"
-  /// The kind: format 4, the first in the one derived-file container. Format 3 (its own
+  /// The kind: format 5, with the digest section (`default.store.digest` before it). Format 4
+  /// (the first in the one derived-file container, without the digest), format 3 (its own
   /// head), format 2 (rows only: no tombstones, checkpoints, conflicts or diagnostics) and
   /// format 1 (one checksum over the whole file, entries in row order, read in full by every
   /// lookup) are ignored.
-  static let kind = DerivedFile(tag: "stash.local.index", version: 4)
+  static let kind = DerivedFile(tag: "stash.local.index", version: 5)
   /// The bytes of one slot of the id table (an entry's offset).
   static let idSlot = 4
   /// The bytes of one slot of the name table (an entry's offset and which of its names).
@@ -59,6 +66,8 @@ struct LocalIndex: Sendable {
   var nameCount: Int
   /// How many entries of the other kinds there are (the key table's slots).
   var keyedCount: Int = 0
+  /// The byte length of the digest section (the body's last part; 0 when there is none).
+  var digestLength: Int = 0
   /// The head's checksum: two heads with equal checksums and prefixes describe one file.
   var headChecksum: UInt32 = 0
 
@@ -88,7 +97,8 @@ struct LocalIndex: Sendable {
     var span: LineSpan
     var model: [UInt8]
     var id: [UInt8]
-    /// For a row: lowercased, canonically decomposed names a lookup by name compares. For a
+    /// For a row: its lookup names (``Record/lookupNames``), lowercased and canonically
+    /// decomposed, as a lookup by name compares them. For a
     /// conflict: its id; for a diagnostic: its store; none for the other kinds.
     var names: [[UInt8]]
   }
@@ -110,8 +120,10 @@ struct LocalIndex: Sendable {
   var nameTableStart: Int { entriesLength + entryCount * Self.idSlot }
   /// Where the key table (the other kinds' entries by model and id) starts in the body.
   var keyTableStart: Int { nameTableStart + nameCount * Self.nameSlot }
+  /// Where the digest section starts in the body.
+  var digestStart: Int { keyTableStart + keyedCount * Self.idSlot }
   /// The body's length.
-  var bodyLength: Int { keyTableStart + keyedCount * Self.idSlot }
+  var bodyLength: Int { digestStart + digestLength }
 
   /// Whether `a` sorts before `b`: by model, then by key (id or name), bytewise. The writer
   /// sorts with it and the reader searches with it.
@@ -178,6 +190,7 @@ struct LocalIndex: Sendable {
     head.integer(UInt64(entriesLength))
     head.integer(UInt64(nameCount))
     head.integer(UInt64(keyedCount))
+    head.integer(UInt64(digestLength))
     return head.output
   }
 
@@ -217,14 +230,15 @@ struct LocalIndex: Sendable {
       let limit = UInt64(bodyLength)
       guard let entryCount: UInt64 = reader.integer(),
         let entriesLength: UInt64 = reader.integer(), let nameCount: UInt64 = reader.integer(),
-        let keyedCount: UInt64 = reader.integer(), entryCount <= limit, entriesLength <= limit,
-        nameCount <= limit, keyedCount <= limit, reader.isAtEnd
+        let keyedCount: UInt64 = reader.integer(), let digestLength: UInt64 = reader.integer(),
+        entryCount <= limit, entriesLength <= limit, nameCount <= limit, keyedCount <= limit,
+        digestLength <= limit, reader.isAtEnd
       else { return nil }
       return LocalIndex(
         storeID: storeID, prefix: prefix, nextRow: nextRow, liveChanges: liveChanges,
         settingsLine: settings, bindingLine: binding, entryCount: Int(entryCount),
         entriesLength: Int(entriesLength), nameCount: Int(nameCount),
-        keyedCount: Int(keyedCount))
+        keyedCount: Int(keyedCount), digestLength: Int(digestLength))
     }
     guard var parsed, parsed.bodyLength == bodyLength else { return nil }
     parsed.headChecksum = checksum
@@ -245,7 +259,7 @@ struct LocalIndex: Sendable {
   init(
     storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
     settingsLine: LineSpan, bindingLine: LineSpan?, entryCount: Int, entriesLength: Int,
-    nameCount: Int, keyedCount: Int
+    nameCount: Int, keyedCount: Int, digestLength: Int
   ) {
     self.storeID = storeID
     self.prefix = prefix
@@ -257,5 +271,6 @@ struct LocalIndex: Sendable {
     self.entriesLength = entriesLength
     self.nameCount = nameCount
     self.keyedCount = keyedCount
+    self.digestLength = digestLength
   }
 }

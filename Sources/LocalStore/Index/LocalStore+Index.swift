@@ -10,7 +10,8 @@ extension LocalStore {
   ///
   /// Such a store's ``content`` is not the whole inventory (``LocalContent/isComplete`` is
   /// `false`): it holds every row a lookup of the focus could find (by id, id prefix of 4 or
-  /// more characters, or name or message, ignoring case), the rows those rows refer to, and
+  /// more characters, or a value of a lookup field its schema declares, such as an item's
+  /// name, ignoring case: ``Record/lookupNames``), the rows those rows refer to, and
   /// every row changed after the prefix. Listing, syncing and checking need the whole store:
   /// open those without a focus.
   ///

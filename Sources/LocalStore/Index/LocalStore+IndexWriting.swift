@@ -43,8 +43,14 @@ extension LocalStore {
       {
         return nil
       }
-      return LocalStore.wholeIndex(log: log, content: content, settingsLine: settingsLine)
-        .map(IndexBuild.whole)
+      // The digest section a sync wrote is carried forward from the index on disk, if it is
+      // this store's (read here, under the lock, before the build moves to another core).
+      let digest = LocalStore.carriedDigest(
+        at: indexPath, fileSystem: file.fileSystemForRepairs,
+        storeID: log.header.storeID.rawValue)
+      return LocalStore.wholeIndex(
+        log: log, content: content, settingsLine: settingsLine, digest: digest
+      ).map(IndexBuild.whole)
     }
     indexState.withLock { $0 = known }
     guard let built, let build = built else { return }
@@ -130,7 +136,8 @@ extension LocalStore {
     content: LocalContent, settingsLine: LineSpan
   ) -> [UInt8]? {
     guard let reader = IndexReader(path: path, fileSystem: fileSystem),
-      reader.index.headChecksum == index.headChecksum, reader.index.prefix == index.prefix
+      reader.index.headChecksum == index.headChecksum, reader.index.prefix == index.prefix,
+      let digest = reader.digestSection()
     else { return nil }
     var builder = LocalIndex.Builder(capacity: index.entryCount + 64)
     var anchors = [LineSpan]()
@@ -161,18 +168,14 @@ extension LocalStore {
     return builder.encoded(
       storeID: log.header.storeID.rawValue, prefix: prefix, nextRow: content.nextRow.rawValue,
       liveChanges: index.liveChanges, settingsLine: settingsLine,
-      bindingLine: content.bindingLine ?? index.bindingLine)
+      bindingLine: content.bindingLine ?? index.bindingLine, digest: digest)
   }
 
-  /// The entry of a row whose line is at `span`; `nil` when it does not fit the format.
+  /// The entry of a row whose line is at `span`, with the names its schema's lookup fields
+  /// hold (``Record/lookupNames``); `nil` when it does not fit the format.
   static func entry(for stored: StoredRow, at span: LineSpan) -> LocalIndex.Entry? {
     let record = stored.record
-    var names = [[UInt8]]()
-    for field in ["name", "message"] {
-      if case .string(let text)? = record[field: field] {
-        names.append(LocalIndex.searchForm(text))
-      }
-    }
+    let names = record.lookupNames.map(LocalIndex.searchForm)
     let model = Array(record.model.utf8)
     let id = Array(record.id.rawValue.utf8)
     guard model.count <= 255, id.count <= 255, names.allSatisfy({ $0.count <= 65535 }) else {
@@ -183,11 +186,11 @@ extension LocalStore {
   }
 
   /// What the index of a whole content whose lines are known is encoded from (the file's
-  /// prefix read now, under the store's lock); `nil` when a row's line is unknown or the
-  /// file does not end with a commit.
-  static func wholeIndex(log: Log, content: LocalContent, settingsLine: LineSpan)
-    -> WholeIndexInput?
-  {
+  /// prefix read now, under the store's lock, and the digest section carried forward); `nil`
+  /// when a row's line is unknown or the file does not end with a commit.
+  static func wholeIndex(
+    log: Log, content: LocalContent, settingsLine: LineSpan, digest: [UInt8]
+  ) -> WholeIndexInput? {
     // The same rows, in the same order, as ``WholeIndexInput/encoded()`` adds them.
     var anchors = [LineSpan]()
     let step = max(1, content.rows.count / 14)
@@ -198,7 +201,7 @@ extension LocalStore {
     guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
     return WholeIndexInput(
       content: content, prefix: prefix, storeID: log.header.storeID.rawValue,
-      settingsLine: settingsLine)
+      settingsLine: settingsLine, digest: digest)
   }
 }
 
@@ -216,6 +219,8 @@ struct WholeIndexInput: Sendable {
   let prefix: LogPrefix
   let storeID: String
   let settingsLine: LineSpan
+  /// The digest section carried forward (empty: none).
+  let digest: [UInt8]
 
   /// The index's bytes; `nil` when an entry does not fit the format.
   func encoded() -> [UInt8]? {
@@ -229,7 +234,7 @@ struct WholeIndexInput: Sendable {
     return builder.encoded(
       storeID: storeID, prefix: prefix, nextRow: content.nextRow.rawValue,
       liveChanges: Int64(content.liveChangeCount), settingsLine: settingsLine,
-      bindingLine: content.bindingLine)
+      bindingLine: content.bindingLine, digest: digest)
   }
 }
 

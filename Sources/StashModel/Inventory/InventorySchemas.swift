@@ -1,5 +1,8 @@
 /// The three models of the inventory, as schemas the engine works with.
 ///
+/// Each declares the field a person names its records by (an item's and a location's name, a
+/// reminder's message): lookups, labels and the local index know no other.
+///
 /// The field order here is the canonical hash order: changing it changes every hash, so it
 /// is pinned by `Fixtures/snapshots/`.
 public enum InventorySchemas {
@@ -18,7 +21,7 @@ public enum InventorySchemas {
       FieldSpec("barcode", .optional(.string)),
       FieldSpec("createdAt", .date),
       FieldSpec("updatedAt", .date),
-    ], changeTime: "updatedAt", candidateKey: "barcode",
+    ], changeTime: "updatedAt", candidateKey: "barcode", lookup: ["name"],
     validate: { (record) throws(ModelError) in try Item(record: record).validate() })
 
   /// `location`: a saved place, optionally with coordinates for reminders.
@@ -32,7 +35,7 @@ public enum InventorySchemas {
       FieldSpec("notes", .string),
       FieldSpec("createdAt", .date),
       FieldSpec("updatedAt", .date),
-    ], changeTime: "updatedAt",
+    ], changeTime: "updatedAt", lookup: ["name"],
     // A place is its coordinates and radius together: concurrent moves never mix them.
     mergeGroups: [["latitude", "longitude", "radius"]],
     validate: { (record) throws(ModelError) in try Location(record: record).validate() })
@@ -52,7 +55,7 @@ public enum InventorySchemas {
       FieldSpec("notificationIdentifier", .optional(.string), deviceLocal: true),
       FieldSpec("createdAt", .date),
       FieldSpec("updatedAt", .date),
-    ], changeTime: "updatedAt",
+    ], changeTime: "updatedAt", lookup: ["message"],
     validate: { (record) throws(ModelError) in try Reminder(record: record).validate() })
 
   /// A registry with the three inventory schemas.

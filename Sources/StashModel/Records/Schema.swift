@@ -40,6 +40,10 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   /// address), if the schema declares one: rows of different ids with one value there are
   /// duplicates that a repair merges in place.
   public let candidateKeyIndex: Int?
+  /// The positions of the fields a person names a record by (an item's name, a reminder's
+  /// message), in declared order: the lookups, labels and the local index search these, and
+  /// no other field (see ``Record/lookupNames``).
+  public let lookupIndices: [Int]
   /// What concurrent versions merge by, in field order: every synced field on its own, except
   /// the fields of a declared group (a location's latitude, longitude and radius), which merge
   /// as one. The change time is not a unit (the latest wins).
@@ -55,6 +59,9 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   ///     (`updatedAt`): versions that differ only in it and in their counters merge.
   ///   - candidateKey: The name of a field that identifies one real thing (see
   ///     ``candidateKeyIndex``).
+  ///   - lookup: The synced text fields a person names a record by, in the order a label
+  ///     prefers them (see ``lookupIndices``); none: found by its id only. Not part of the
+  ///     schema's identity.
   ///   - mergeGroups: Fields that only make sense together (coordinates and their radius, a
   ///     lease's holder and times): when two devices change such a group at the same time,
   ///     one side's values are kept for all of them or the group is in conflict, never a mix.
@@ -64,7 +71,7 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   /// - Throws: ``ModelError`` when the description breaks those rules.
   public init(
     model: String, fields: [FieldSpec], changeTime: String? = nil, candidateKey: String? = nil,
-    mergeGroups: [[String]] = [], validate: Validator? = nil
+    lookup: [String] = [], mergeGroups: [[String]] = [], validate: Validator? = nil
   ) throws(ModelError) {
     guard !model.isEmpty else { throw ModelError("A schema needs a model name") }
     var index = [String: Int]()
@@ -87,6 +94,7 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
         throw ModelError("The candidate key of '\(model)' must name one of its synced fields")
       }
     }
+    self.lookupIndices = try Self.lookupIndices(of: model, lookup, fields: fields, index: index)
     for field in fields where field.isDeviceLocal && field.type.isCounter {
       throw ModelError("Counter '\(field.name)' of '\(model)' cannot be device-local")
     }
@@ -100,6 +108,9 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
       of: model, fields: fields, groups: mergeGroups, index: index,
       changeTime: changeTime.flatMap { index[$0] })
   }
+
+  /// The names of the fields a person names a record by (see ``lookupIndices``).
+  public var lookupFields: [String] { lookupIndices.map { fields[$0].name } }
 
   /// The positions of the counter fields.
   public var counterIndices: [Int] {
@@ -124,6 +135,24 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   }
 
   public var description: String { "schema '\(model)'" }
+
+  private static func lookupIndices(
+    of model: String, _ lookup: [String], fields: [FieldSpec], index: [String: Int]
+  ) throws(ModelError) -> [Int] {
+    var positions = [Int]()
+    for name in lookup {
+      guard let position = index[name], !fields[position].isDeviceLocal,
+        fields[position].type == .string || fields[position].type == .optional(.string)
+      else {
+        throw ModelError("The lookup field '\(name)' of '\(model)' must name a synced text field")
+      }
+      guard !positions.contains(position) else {
+        throw ModelError("Schema '\(model)' declares lookup field '\(name)' twice")
+      }
+      positions.append(position)
+    }
+    return positions
+  }
 
   public static func == (lhs: Schema, rhs: Schema) -> Bool {
     lhs === rhs || (lhs.model == rhs.model && lhs.fields == rhs.fields)

@@ -49,7 +49,8 @@ enum EditCommand: StashHandler {
     } else if arguments[CommandTable.noPhoto] {
       photo = .some(nil)
     }
-    let item = try device.editItem(current.id.rawValue) { item in
+    // The item found once above: the save takes its freshest copy by id, not by name again.
+    let item = try device.editItem(current) { item in
       change(&item)
       if let photo { item.photo = photo }
     }

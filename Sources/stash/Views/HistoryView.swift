@@ -8,10 +8,7 @@ enum HistoryView {
     key: RecordKey, events: [HistoryEvent], device: DeviceFolder, output: Output
   ) -> [String] {
     let names = Names(device)
-    let name = events.last { $0.record != nil }?.record.flatMap { record -> String? in
-      if case .string(let text)? = record[field: "name"] { return text }
-      return nil
-    }
+    let name = events.last { $0.record != nil }?.record?.lookupName
     let id = Format.short(key.id)
     var lines = ["History of \(key.model) " + (name.map { "'\($0)' (\(id))" } ?? id)]
     var table = TextTable(headers: ["WHEN", "WHO", "CHANGE"])
@@ -75,10 +72,10 @@ enum HistoryView {
 
   /// `{"model", "id", "name", "events": [...]}`; field values exactly as stored.
   static func json(key: RecordKey, events: [HistoryEvent], device: DeviceFolder) -> JSONValue {
-    let name = events.last { $0.record != nil }?.record?[field: "name"]
+    let name = events.last { $0.record != nil }?.record?.lookupName
     return .object([
       "model": .string(key.model), "id": .string(key.id.rawValue),
-      "name": name.map(\.json) ?? .null,
+      "name": name.map { .string($0) } ?? .null,
       "events": .array(
         events.map { event in
           .object([

@@ -1,21 +1,22 @@
-import JSONLines
 public import StashModel
 
-/// `default.store.digest`: the digest's per-record entries and bucket hashes, kept beside the
-/// store so that `sync status` and `sync verify` rehash only what changed since it was written.
+/// The digest section of the local index (`default.store.index`): the digest's per-record
+/// entries and bucket hashes, kept with the store so that `sync status` and `sync verify`
+/// rehash only what changed since a sync wrote it.
 ///
 /// Derived, never trusted for more than a shortcut: every use compares each record of the
-/// store (as opened) with the file's entry for it, by a merge over ids sorted by their bytes
-/// (no hashing, no table of the file's ids), and rehashes exactly the buckets where one
-/// differs, was added or is gone; every other bucket keeps the file's hash, which was computed
-/// from the same entries. So a file that is behind the store (a later save, another process,
-/// a compaction) still gives the exact digest, only at the cost of the buckets that moved. It
-/// is a ``DerivedFile`` whose source is the store's id: one that fails its checks (another
-/// kind or version, a CRC-32, its length, another store's id) is ignored and the digest is
-/// computed from the rows. Written (without fsync) by `sync`, never by a command that only
-/// reads; deleting it is always safe.
+/// store (as opened) with the section's entry for it, by a merge over ids sorted by their
+/// bytes (no hashing, no table of the section's ids), and rehashes exactly the buckets where
+/// one differs, was added or is gone; every other bucket keeps the section's hash, which was
+/// computed from the same entries. So a section that is behind the store (a later save,
+/// another process, a compaction) still gives the exact digest, only at the cost of the
+/// buckets that moved. The index is a derived file bound to the store's id: one that fails
+/// its checks is ignored and the digest is computed from the rows. Written (without fsync)
+/// by `sync` (``LocalStore/replaceIndexedDigest(_:)``), carried forward by the saves that
+/// write the index again, never written by a command that only reads. Its predecessor, the
+/// separate file `default.store.digest`, is ignored and removed.
 ///
-/// Body (Fixtures/README.md section 8), integers little-endian:
+/// Section (Fixtures/README.md section 8), integers little-endian:
 ///
 /// ```
 /// body  = u32 models  model×(by name)
@@ -23,18 +24,12 @@ public import StashModel
 /// entry = u8 bucket  u8 len id  id  kind (0x00 live, 0x01 tombstone)  hash(32)
 /// ```
 extension InventoryDigest {
-  /// The file's name beside `default.store`.
-  public static let fileName = "default.store.digest"
-  /// The kind: format 2, in the one derived-file container (format 1, `stash-digest` with its
-  /// own head and big-endian integers, is ignored).
-  static let fileKind = DerivedFile(tag: "stash.local.digest", version: 2)
-
-  /// The file's bytes for a store with id `storeID`.
+  /// The section's bytes.
   ///
-  /// - Parameter storeID: The store the digest describes.
   /// - Returns: The bytes, or `nil` when an id or model name is longer than the format allows,
-  ///   or the digest was itself read back from a file (it lacks the leaves of some buckets).
-  public func fileBytes(storeID: String) -> [UInt8]? {
+  ///   or the digest was itself read back from a section (it lacks the leaves of some
+  ///   buckets).
+  public func sectionBytes() -> [UInt8]? {
     guard models.values.allSatisfy({ $0.summarized.isEmpty }) else { return nil }
     var body = [UInt8]()
     body.reserveCapacity(64 + models.values.reduce(0) { $0 + 8192 + $1.count * 72 })
@@ -57,24 +52,19 @@ extension InventoryDigest {
         entry.hash.digest.appendBytes(to: &body)
       }
     }
-    return Self.fileKind.encode(source: .store(id: storeID, prefix: nil), head: [], body: body)
+    return body
   }
 
-  /// The digest of `entries`, given a digest file's bytes: every record is compared with the
-  /// file's entry for it (a merge over ids in byte order, no hashing), and only the buckets
-  /// where one differs, was added or is gone are rehashed; every other bucket keeps the file's
-  /// hash.
+  /// The digest of `entries`, given a digest section's bytes: every record is compared with
+  /// the section's entry for it (a merge over ids in byte order, no hashing), and only the
+  /// buckets where one differs, was added or is gone are rehashed; every other bucket keeps
+  /// the section's hash.
   ///
   /// - Returns: The digest (equal to `InventoryDigest(entries)`) and how many buckets were
-  ///   rehashed; `nil` when the bytes are not a valid file for `storeID` (short, corrupt, of a
-  ///   newer version, another store's).
+  ///   rehashed; `nil` when the bytes are not a well-formed section.
   public static func reusing(
-    fileBytes bytes: [UInt8], storeID: String, for entries: [RecordKey: Entry]
+    section bytes: [UInt8], for entries: [RecordKey: Entry]
   ) -> (digest: InventoryDigest, rehashed: Int)? {
-    guard case .success(let whole) = fileKind.decode(bytes),
-      whole.source == .store(id: storeID, prefix: nil)
-    else { return nil }
-    let bytes = Array(whole.body)
     guard let file = DigestFile(bytes: bytes) else { return nil }
     var byModel = [String: [(id: String, entry: Entry)]]()
     for (key, entry) in entries { byModel[key.model, default: []].append((key.id.rawValue, entry)) }
@@ -200,7 +190,7 @@ extension InventoryDigest {
     return keys.map(\.index)
   }
 
-  /// Whether `a`'s UTF-8 bytes sort before `b`'s (the file's order of ids).
+  /// Whether `a`'s UTF-8 bytes sort before `b`'s (the section's order of ids).
   static func precedes(_ a: String, _ b: String) -> Bool {
     var a = a
     var b = b
@@ -246,7 +236,7 @@ extension InventoryDigest {
   }
 }
 
-/// A digest file's body (its container checked) checked whole (every length, ids in order)
+/// A digest section (its index's container checked) checked whole (every length, ids in order)
 /// and read only as far as where each model's bucket hashes and entries are.
 private struct DigestFile {
   struct Model {
@@ -287,7 +277,7 @@ private struct DigestFile {
   }
 }
 
-/// Reads the digest file's fields, never past its end.
+/// Reads the digest section's fields, never past its end.
 private struct DigestFileReader {
   let bytes: [UInt8]
   var offset = 0

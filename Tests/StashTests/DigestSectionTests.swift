@@ -6,39 +6,42 @@ import StashModel
 import StashTestSupport
 import Testing
 
-/// `default.store.digest` lets `sync status` rehash only the buckets whose records changed,
-/// and whatever happened to the file or the store since it was written, the digest is the one
-/// a full rebuild from the rows gives.
-@Suite struct DigestFileTests {
+/// The local index's digest section lets `sync status` rehash only the buckets whose records
+/// changed, and whatever happened to the index or the store since a sync wrote it, the digest
+/// is the one a full rebuild from the rows gives.
+@Suite struct DigestSectionTests {
+  /// Saves write the index from the first row on (the default waits for 2,000).
   static func open(_ folder: URL) throws -> DeviceFolder {
-    try DeviceFolder.open(
-      at: folder.path, options: .init(deviceName: "test-device", clock: { epoch }))
+    var options = DeviceFolder.Options(deviceName: "test-device", clock: { epoch })
+    options.index = LocalStore.IndexPolicy(minimumRows: 1)
+    return try DeviceFolder.open(at: folder.path, options: options)
   }
 
-  static func digestPath(_ folder: URL) -> URL {
-    folder.appendingPathComponent(InventoryDigest.fileName)
+  static func indexPath(_ folder: URL) -> URL {
+    folder.appendingPathComponent("default.store.index")
   }
 
-  /// A folder with `count` items and a location, and a digest file written for it.
+  /// A folder with `count` items and a location, and its index's digest section written.
   static func makeFolder(_ folder: URL, count: Int = 600) throws {
+    _ = try open(folder)  // created: its own saves do not know the settings' line (no index)
     let device = try open(folder)
     try device.addLocation(Location(name: "Shop", createdAt: epoch))
     for index in 0..<count {
       try device.addItem(Item(name: "Tube \(index)", quantity: 10, createdAt: epoch))
     }
-    try open(folder).writeDigestFile()
-    #expect(FileManager.default.fileExists(atPath: digestPath(folder).path))
+    try open(folder).writeDigestSection()
+    #expect(try open(folder).local?.indexedDigest() != nil)
   }
 
-  /// The digest from the rows alone (the file moved away and back).
+  /// The digest from the rows alone (the index moved away and back).
   static func fullRebuild(_ folder: URL) throws -> InventoryDigest {
-    let path = digestPath(folder)
-    let aside = folder.appendingPathComponent("digest.aside")
+    let path = indexPath(folder)
+    let aside = folder.appendingPathComponent("index.aside")
     let moved = FileManager.default.fileExists(atPath: path.path)
     if moved { try FileManager.default.moveItem(at: path, to: aside) }
     defer { if moved { try? FileManager.default.moveItem(at: aside, to: path) } }
     let computed = try open(folder).computeDigest()
-    #expect(!computed.usedFile)
+    #expect(!computed.usedSection)
     return computed.digest
   }
 
@@ -48,17 +51,17 @@ import Testing
     #expect(a.counts == b.counts)
   }
 
-  @Test func aFreshFileIsUsedAndNothingIsRehashed() throws {
+  @Test func aFreshSectionIsUsedAndNothingIsRehashed() throws {
     try withTemporaryFolder { folder in
       try Self.makeFolder(folder)
       let computed = try Self.open(folder).computeDigest()
-      #expect(computed.usedFile)
+      #expect(computed.usedSection)
       #expect(computed.rehashed == 0)
       Self.expectSame(computed.digest, try Self.fullRebuild(folder))
     }
   }
 
-  @Test func editsAfterTheFileWasWrittenRehashOnlyTheirBuckets() throws {
+  @Test func editsAfterTheSectionWasWrittenRehashOnlyTheirBuckets() throws {
     try withTemporaryFolder { folder in
       try Self.makeFolder(folder)
       let device = try Self.open(folder)
@@ -67,13 +70,13 @@ import Testing
       _ = try device.deleteItem("Tube 3")
       try device.addItem(Item(name: "Comb", quantity: 1, createdAt: epoch))
       let computed = try Self.open(folder).computeDigest()
-      #expect(computed.usedFile)
+      #expect(computed.usedSection)
       #expect(computed.rehashed >= 1 && computed.rehashed <= 4, "\(computed.rehashed)")
       Self.expectSame(computed.digest, try Self.fullRebuild(folder))
     }
   }
 
-  @Test func aFileBehindAnotherProcessesSavesStillGivesTheExactDigest() throws {
+  @Test func aSectionBehindAnotherProcessesSavesStillGivesTheExactDigest() throws {
     try withTemporaryFolder { folder in
       try Self.makeFolder(folder)
       let reader = try Self.open(folder)
@@ -83,26 +86,26 @@ import Testing
       _ = try other.deleteItem("Tube 50")
       try reader.refresh()
       let computed = reader.computeDigest()
-      #expect(computed.usedFile)
+      #expect(computed.usedSection)
       Self.expectSame(computed.digest, try Self.fullRebuild(folder))
     }
   }
 
-  @Test func aFileFromBeforeACompactionStillGivesTheExactDigest() throws {
+  @Test func aSectionFromBeforeACompactionStillGivesTheExactDigest() throws {
     try withTemporaryFolder { folder in
       try Self.makeFolder(folder)
       let device = try Self.open(folder)
       try device.consume("Tube 7")
       try device.local?.compact()
       let computed = try Self.open(folder).computeDigest()
-      #expect(computed.usedFile)
+      #expect(computed.usedSection)
       Self.expectSame(computed.digest, try Self.fullRebuild(folder))
     }
   }
 
   @Test func reusingAStaleDigestEqualsAFullRebuildForRandomChanges() throws {
     for seed in TestEnvironment.seeds(default: 5) {
-      print("DigestFileTests seed \(seed) (STASH_SEED=\(seed) replays it)")
+      print("DigestSectionTests seed \(seed) (STASH_SEED=\(seed) replays it)")
       var random = SeededRandom(seed: seed)
       var entries = [RecordKey: InventoryDigest.Entry]()
       var keys = [RecordKey]()
@@ -119,7 +122,7 @@ import Testing
         keys.append(key)
         entries[key] = entry(tombstone: random.next() % 4 == 0)
       }
-      let bytes = try #require(InventoryDigest(entries).fileBytes(storeID: "s"))
+      let bytes = try #require(InventoryDigest(entries).sectionBytes())
       for _ in 0..<Int(random.next() % 30) {
         let key = keys[Int(random.next() % UInt64(keys.count))]
         switch random.next() % 3 {
@@ -133,7 +136,7 @@ import Testing
       }
       if random.next() % 2 == 0 { entries = entries.filter { $0.key.model != "reminder" } }
       let (reused, _) = try #require(
-        InventoryDigest.reusing(fileBytes: bytes, storeID: "s", for: entries))
+        InventoryDigest.reusing(section: bytes, for: entries))
       let full = InventoryDigest(entries)
       #expect(reused.overall == full.overall, "seed \(seed)")
       #expect(reused.perModel == full.perModel, "seed \(seed)")
@@ -142,7 +145,7 @@ import Testing
   }
 }
 
-/// A sync computes the digest file and the local index on other cores while it exports
+/// A sync computes the digest section and the local index on other cores while it exports
 /// (``DeviceFolder/sync(progress:)``): both describe the store as the sync left it.
 @Suite struct DerivedFilesAfterSyncTests {
   @Test func aSecondDevicesSyncLeavesACurrentDigestAndAUsableIndex() throws {
@@ -150,22 +153,23 @@ import Testing
       let cloud = root.appendingPathComponent("cloud")
       try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
       let (a, b) = (root.appendingPathComponent("a"), root.appendingPathComponent("b"))
-      for folder in [a, b] { try DigestFileTests.open(folder).enableSync(cloud: cloud.path) }
-      let first = try DigestFileTests.open(a)
+      for folder in [a, b] { try DigestSectionTests.open(folder).enableSync(cloud: cloud.path) }
+      let first = try DigestSectionTests.open(a)
       try first.local!.update("the items") { _, transaction in
         for index in 0..<2500 {
           try transaction.insert(Item(name: "Tube \(index)", quantity: 3, createdAt: epoch).record)
         }
       }
       _ = try first.sync()
-      let second = try DigestFileTests.open(b)
+      let second = try DigestSectionTests.open(b)
       let report = try second.sync()
       #expect(report.appliedLocally == 2500)
-      // The digest file was computed from the store as the pass left it, not as it was opened.
-      let computed = try DigestFileTests.open(b).computeDigest()
-      #expect(computed.usedFile)
+      // The digest section was computed from the store as the pass left it, not as it was
+      // opened.
+      let computed = try DigestSectionTests.open(b).computeDigest()
+      #expect(computed.usedSection)
       #expect(computed.rehashed == 0)
-      DigestFileTests.expectSame(computed.digest, try DigestFileTests.fullRebuild(b))
+      DigestSectionTests.expectSame(computed.digest, try DigestSectionTests.fullRebuild(b))
       #expect(computed.digest.counts["item"] == 2500)
       // The index (2,500 rows: over the default's 2,000) was written and describes the store.
       let store = try LocalStore.open(
