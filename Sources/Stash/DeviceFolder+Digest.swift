@@ -80,7 +80,7 @@ extension DeviceFolder {
 
   /// ``digest()``, saying how it was computed: whether `default.store.digest` was used and
   /// how many buckets were rehashed (all non-empty ones without the file).
-  public func computeDigest() -> (digest: InventoryDigest, usedFile: Bool, rehashed: Int) {
+  package func computeDigest() -> (digest: InventoryDigest, usedFile: Bool, rehashed: Int) {
     guard let content else { return (InventoryDigest(), false, 0) }
     return computeDigest(Self.entries(of: content))
   }
@@ -111,7 +111,7 @@ extension DeviceFolder {
   /// Writes `default.store.digest` for the store as it is now (what `sync` does after its
   /// pass), when the store was read in full and the file would change. A failure changes
   /// nothing: the file is derived.
-  public func writeDigestFile() {
+  package func writeDigestFile() {
     startDigestFile()?.finish()
   }
 

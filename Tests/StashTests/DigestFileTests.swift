@@ -81,7 +81,7 @@ import Testing
       let other = try Self.open(folder)
       for index in 10..<40 { try other.consume("Tube \(index)") }
       _ = try other.deleteItem("Tube 50")
-      try reader.refresh()
+      try reader.folder.refresh()
       let computed = reader.computeDigest()
       #expect(computed.usedFile)
       Self.expectSame(computed.digest, try Self.fullRebuild(folder))
@@ -93,7 +93,7 @@ import Testing
       try Self.makeFolder(folder)
       let device = try Self.open(folder)
       try device.consume("Tube 7")
-      try device.local?.compact()
+      try device.folder.local?.compact()
       let computed = try Self.open(folder).computeDigest()
       #expect(computed.usedFile)
       Self.expectSame(computed.digest, try Self.fullRebuild(folder))
@@ -150,16 +150,16 @@ import Testing
       let cloud = root.appendingPathComponent("cloud")
       try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
       let (a, b) = (root.appendingPathComponent("a"), root.appendingPathComponent("b"))
-      for folder in [a, b] { try DigestFileTests.open(folder).enableSync(cloud: cloud.path) }
+      for folder in [a, b] { try DigestFileTests.open(folder).folder.enableSync(cloud: cloud.path) }
       let first = try DigestFileTests.open(a)
-      try first.local!.update("the items") { _, transaction in
+      try first.folder.local!.update("the items") { _, transaction in
         for index in 0..<2500 {
           try transaction.insert(Item(name: "Tube \(index)", quantity: 3, createdAt: epoch).record)
         }
       }
-      _ = try first.sync()
+      _ = try first.folder.sync()
       let second = try DigestFileTests.open(b)
-      let report = try second.sync()
+      let report = try second.folder.sync()
       #expect(report.appliedLocally == 2500)
       // The digest file was computed from the store as the pass left it, not as it was opened.
       let computed = try DigestFileTests.open(b).computeDigest()
