@@ -81,7 +81,7 @@ extension DeviceFolder {
 
   /// ``digest()``, saying how it was computed: whether the index's digest section was used
   /// and how many buckets were rehashed (all non-empty ones without it).
-  public func computeDigest() -> (digest: InventoryDigest, usedSection: Bool, rehashed: Int) {
+  package func computeDigest() -> (digest: InventoryDigest, usedSection: Bool, rehashed: Int) {
     guard let content else { return (InventoryDigest(), false, 0) }
     return computeDigest(Self.entries(of: content))
   }
@@ -104,7 +104,7 @@ extension DeviceFolder {
   /// Writes the local index's digest section for the store as it is now (what `sync` does
   /// after its pass), when the store was read in full, has an index, and the section would
   /// change. A failure changes nothing: the index is derived.
-  public func writeDigestSection() {
+  package func writeDigestSection() {
     startDigestSection()?.finish()
   }
 

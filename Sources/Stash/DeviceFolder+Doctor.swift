@@ -194,7 +194,7 @@ extension DeviceFolder {
             + "finish it", hint: .repair)
       }
       // A copy of this folder syncing as this device (see `stash sync new-identity`).
-      if let stop = device.sharedFolderProblem() {
+      if let stop = device.folder.sharedFolderProblem() {
         report.add(.damage, "sync", stop.message, hint: stop.hint)
       }
       report.findings += device.sharedFolderFindings()

@@ -214,18 +214,3 @@ extension DeviceFolder {
     return found
   }
 }
-
-extension DeviceFolder {
-  /// A device in words a person knows: "this device", its name (as its segments say), or
-  /// "another device (3f2b8c1e)" while its name is not known here.
-  public func deviceName(_ device: DeviceID?) -> String {
-    guard let device else { return "the shared folder" }
-    if device == deviceID { return "this device" }
-    let peers = mirror.store?.content.peers ?? [:]
-    guard let name = peers[device]?.name else {
-      return "another device (\(device.rawValue.prefix(8)))"
-    }
-    let sameName = peers.values.filter { $0.name == name }.count > 1
-    return sameName ? "\(name) (\(device.rawValue.prefix(8)))" : name
-  }
-}

@@ -1,5 +1,5 @@
 public import Foundation
-public import JSONLines
+package import JSONLines
 import LocalStore
 
 #if canImport(Glibc)
@@ -69,7 +69,7 @@ extension DeviceFolder {
   ///   - home: The device folder, as typed.
   ///   - fileSystem: The file-system seam.
   /// - Throws: ``StashError`` (refused) saying what is in the way and what to do.
-  public static func checkHome(
+  package static func checkHome(
     _ home: String, fileSystem: any FileSystem = POSIXFileSystem()
   ) throws(StashError) {
     let choose = "choose another with '--home DIR' or STASH_HOME"
@@ -98,7 +98,7 @@ extension DeviceFolder {
   }
 
   /// The inventory's file name in a device folder (`default.store`).
-  public static let inventoryFileName = LocalStore.fileName
+  package static let inventoryFileName = LocalStore.fileName
 
   /// Refuses a device folder whose inventory (`default.store`) is there but is not a file
   /// (a folder, a FIFO, a device) or cannot be looked at (a symbolic link loop).
@@ -112,7 +112,7 @@ extension DeviceFolder {
   ///     doctor` passes `false`, since its report lists that as damage itself.
   ///   - fileSystem: The file-system seam.
   /// - Throws: ``StashError``: damaged; refused when the system denies access.
-  public static func checkInventoryFile(
+  package static func checkInventoryFile(
     in home: String, includingKind: Bool = true, fileSystem: any FileSystem = POSIXFileSystem()
   ) throws(StashError) {
     let path = home + "/" + LocalStore.fileName

@@ -117,7 +117,7 @@ extension DeviceFolder {
   }
 
   /// A new counter epoch, from the folder's source of identifiers (repeatable in tests).
-  public func newEpoch() -> CounterEpoch { CounterEpoch(newIdentifier()) }
+  package func newEpoch() -> CounterEpoch { CounterEpoch(newIdentifier()) }
 
   /// Changes an item: `change` edits the freshest copy; `updatedAt` becomes now.
   ///

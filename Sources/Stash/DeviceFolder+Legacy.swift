@@ -1,19 +1,21 @@
-public import StashModel
+package import StashModel
 
 extension DeviceFolder {
   /// The fixed name of seed 003's legacy JSON blob in a device folder (the app kept it in its
   /// defaults; exported, it sits beside the stores). ``SyncFolder/Options/legacyFile`` names
   /// another file.
-  public static let legacyFileName = "legacy-items.json"
+  package static let legacyFileName = "legacy-items.json"
   /// The one-time step of the legacy import, kept in the device's settings.
-  public static let legacyStep = "legacy-json-blob-1"
+  package static let legacyStep = "legacy-json-blob-1"
 
   /// Where this folder's legacy blob is looked for (see ``legacyFileName``).
-  public var legacyFilePath: String { folder.legacyFilePath(defaultName: Self.legacyFileName) }
+  package var legacyFilePath: String { folder.legacyFilePath(defaultName: Self.legacyFileName) }
 
   /// Whether the legacy import still waits: the step is not done and a file is at
   /// ``legacyFilePath`` (one status call; the file is not read).
-  public var legacyDataWaits: Bool { folder.legacyStepWaits(Self.legacyStep, path: legacyFilePath) }
+  package var legacyDataWaits: Bool {
+    folder.legacyStepWaits(Self.legacyStep, path: legacyFilePath)
+  }
 
   /// Imports the legacy blob at ``legacyFilePath`` once, if there is one: what a tool calls
   /// right after opening the folder (the `stash` CLI does for every command that opens it).
@@ -43,7 +45,7 @@ extension DeviceFolder {
   /// - Returns: The items added, or `nil` when the import had run before.
   /// - Throws: ``StashError`` (refused) saying why the file cannot be imported.
   @discardableResult
-  public func importLegacyBlob(at path: String) throws(StashError) -> [Item]? {
+  package func importLegacyBlob(at path: String) throws(StashError) -> [Item]? {
     if settings.stepsDone.contains(Self.legacyStep) { return nil }
     guard let bytes = try folder.readLegacyFile(at: path) else {
       throw SyncFolder.legacyRefusal(path, "there is no such file")
@@ -55,7 +57,7 @@ extension DeviceFolder {
   /// reports): `nil` when nothing waits or it would import.
   ///
   /// - Returns: Why it cannot be imported.
-  public func legacyDataProblem() -> StashError? {
+  package func legacyDataProblem() -> StashError? {
     guard legacyDataWaits else { return nil }
     do {
       guard let bytes = try folder.readLegacyFile(at: legacyFilePath) else { return nil }

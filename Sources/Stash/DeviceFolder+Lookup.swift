@@ -1,5 +1,5 @@
-public import LocalStore
-public import StashModel
+package import LocalStore
+package import StashModel
 
 extension DeviceFolder {
   /// Finds one record of `model` by id, unique id prefix (4+ characters), or exact name
@@ -16,7 +16,7 @@ extension DeviceFolder {
   ///   - content: The content to search (the freshest, inside a save).
   /// - Returns: The row found.
   /// - Throws: ``StashError`` (refused) when nothing or several things match.
-  public func find(_ text: String, model: String, in content: LocalContent) throws(StashError)
+  package func find(_ text: String, model: String, in content: LocalContent) throws(StashError)
     -> StoredRow
   {
     let noun = model
@@ -70,14 +70,14 @@ extension DeviceFolder {
 }
 
 /// A record as a store row holds it, with the snapshot hash written beside it.
-public struct StoredRecord: Hashable, Sendable {
+package struct StoredRecord: Hashable, Sendable {
   /// The record, with every field (device-local ones too) exactly as stored.
-  public let record: Record
+  package let record: Record
   /// The snapshot hash stored with the row (it equals `record.snapshotHash` in a sound store).
-  public let hash: SnapshotHash
+  package let hash: SnapshotHash
 
   /// A stored record.
-  public init(record: Record, hash: SnapshotHash) {
+  package init(record: Record, hash: SnapshotHash) {
     self.record = record
     self.hash = hash
   }
@@ -91,7 +91,7 @@ extension DeviceFolder {
   ///   - model: `item`, `location` or `reminder`.
   /// - Returns: The record and its stored hash.
   /// - Throws: ``StashError`` when nothing or several records match.
-  public func storedRecord(_ text: String, model: String) throws(StashError) -> StoredRecord {
+  package func storedRecord(_ text: String, model: String) throws(StashError) -> StoredRecord {
     guard let content else {
       throw .refused("No \(model) named '\(text)'; there is no inventory yet")
     }

@@ -76,7 +76,7 @@ extension DeviceFolder {
     {
       if let local = devices.local, let mirror = devices.mirror, local != mirror {
         do {
-          let finished = try device.takeNewIdentity()
+          let finished = try device.folder.takeNewIdentity()
           repairs.append(
             "Finished the change of this device's identity to '\(finished.current)' that was "
               + "interrupted; the next sync exports \(finished.versionsToExport) versions under it")

@@ -5,7 +5,7 @@ extension DeviceFolder {
   /// next sync publishes them). Nothing when sync is off or the folder cannot be read (a sync
   /// says why).
   func sharedFolderFindings() -> [DoctorReport.Finding] {
-    let status = syncStatus()
+    let status = folder.syncStatus()
     var findings = [DoctorReport.Finding]()
     for zone in status.otherZones {
       findings.append(

@@ -62,7 +62,7 @@ extension DeviceFolder {
   /// The records with a change that has not left this device: a row or tombstone that differs
   /// from what this device last agreed on with the mirror (not copied to the mirror yet), or a
   /// version in the mirror still waiting to be exported. By model then id.
-  public func pendingRecords() -> [RecordKey] {
+  package func pendingRecords() -> [RecordKey] {
     guard let local = content else { return [] }
     var keys = Set<RecordKey>()
     let store = mirror.store
@@ -104,18 +104,18 @@ public struct SharedFileNote: Hashable, Sendable {
 
 /// A record deleted on this device whose deletion has not left it yet (not in the shared
 /// folder: not copied to the mirror, or copied and not exported).
-public struct PendingDeletion: Hashable, Sendable {
+package struct PendingDeletion: Hashable, Sendable {
   /// The tombstone this device holds.
-  public let tombstone: Tombstone
+  package let tombstone: Tombstone
   /// The name the record had (or a reminder's message), when this device still knows it.
-  public let name: String?
+  package let name: String?
 }
 
 extension DeviceFolder {
   /// The records of `model` deleted here whose tombstone has not left this device (what
   /// ``pendingRecords()`` holds that is a tombstone), by id. A name comes from the deleted
   /// version in the mirror, else from this device's own log (back to its last compaction).
-  public func pendingDeletions(of model: String) -> [PendingDeletion] {
+  package func pendingDeletions(of model: String) -> [PendingDeletion] {
     guard let local = content else { return [] }
     let mirror = self.mirror.store?.content
     return pendingRecords().compactMap { key in

@@ -48,14 +48,14 @@ public struct ImportReport: Hashable, Sendable {
 extension DeviceFolder {
   /// The CSV columns, in order. Dates are seconds since 1970 as written in the store; `photo`
   /// is the photo's SHA-256 and `photoSize` its size in bytes.
-  public static let csvColumns = [
+  package static let csvColumns = [
     "id", "name", "brand", "quantity", "unit", "notes", "location", "lowStockThreshold",
     "barcode", "photo", "photoSize", "createdAt", "updatedAt",
   ]
 
   /// Every item as lines of `format` (CSV starts with its header), by name; JSON lines carry
   /// the photos too (``export(as:)`` also says which photos could not be exported).
-  public func exportItems(as format: TransferFormat) -> [String] {
+  package func exportItems(as format: TransferFormat) -> [String] {
     let names = Dictionary(locations().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
     let items = items()
     switch format {

@@ -1,6 +1,6 @@
-public import JSONLines
-public import LocalStore
-public import StashModel
+import JSONLines
+import LocalStore
+import StashModel
 
 /// One device's inventory: a ``SyncFolder`` opened with the three inventory schemas, and the
 /// typed operations on items, locations and reminders.
@@ -10,17 +10,20 @@ public import StashModel
 /// let item = try device.addItem(Item(name: "Koleston 7/1", quantity: 5, createdAt: .now()))
 /// try device.consume(item.id.rawValue, count: 1)
 /// ```
-/// Everything that is not about the inventory's models (sync, its setup, conflicts and their
-/// resolution, the device's settings and identity) is the sync folder's: ``folder``. The most
-/// used of those are repeated here so that inventory code reads as before.
+/// Everything that is not about the inventory's models (records, sync and its setup, keys,
+/// conflicts and their resolution, the device's settings and identity) is the sync folder's,
+/// reached through ``folder`` and not repeated here:
+///
+/// ```swift
+/// try device.folder.enableSync(cloud: "/path/to/shared/folder")
+/// let report = try device.folder.sync()
+/// ```
 public final class DeviceFolder: Sendable {
   /// The generic folder the inventory is built on.
   public let folder: SyncFolder
 
   /// How to open a device folder (the sync folder's options).
   public typealias Options = SyncFolder.Options
-  /// How the stores of a folder are opened (the sync folder's access).
-  public typealias Access = SyncFolder.Access
 
   init(folder: SyncFolder) {
     self.folder = folder
@@ -28,9 +31,10 @@ public final class DeviceFolder: Sendable {
 
   /// Opens a device folder: a sync folder with ``InventorySchemas``.
   ///
-  /// The local store opens (or is created). The mirror opens on first use of ``mirror``, only
-  /// when the entitlement saved in the local store is a subscription, and is created then if
-  /// missing. Any mirror failure is reported in ``mirror``, never thrown.
+  /// The local store opens (or is created). The mirror opens on first use (a sync, or
+  /// ``SyncFolder/mirrorProblem``), only when the entitlement saved in the local store is a
+  /// subscription, and is created then if missing. Any mirror failure is reported in
+  /// ``SyncFolder/mirrorProblem``, never thrown.
   ///
   /// - Parameters:
   ///   - home: The folder.
@@ -46,6 +50,20 @@ public final class DeviceFolder: Sendable {
         at: home, registry: InventorySchemas.registry, options: inventoryOptions(options)))
   }
 
+  /// Opens the device folder at `home` as cheaply as its sync state allows and syncs it: a
+  /// sync folder with ``InventorySchemas`` (see ``SyncFolder/sync(at:registry:options:progress:)``),
+  /// refreshing the local index's digest section as it goes.
+  ///
+  /// - Throws: ``StashError`` as ``open(at:options:)`` and ``SyncFolder/sync(progress:)`` do.
+  public static func sync(
+    at home: String, options: Options = Options(),
+    progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
+  ) throws(StashError) -> SyncRunReport {
+    try SyncFolder.sync(
+      at: home, registry: InventorySchemas.registry, options: inventoryOptions(options),
+      progress: progress)
+  }
+
   /// `options` with what the inventory derives from its store: a sync refreshes the local
   /// index's digest section (``startDigestSection()``) during its export.
   static func inventoryOptions(_ options: Options) -> Options {
@@ -56,26 +74,20 @@ public final class DeviceFolder: Sendable {
     return options
   }
 
-  /// The folder's path.
-  public var home: String { folder.home }
-  /// The inventory, or `nil` when the folder was opened for reading and has no store yet.
-  public var local: LocalStore? { folder.local }
-  /// The mirror (opened on first use), or why it is not open (see ``SyncFolder/mirror``).
-  public var mirror: MirrorStatus { folder.mirror }
-  /// The photos.
-  public var blobs: BlobStore { folder.blobs }
-  /// The folder's lock, shared by both stores.
-  public var lock: FolderLock { folder.lock }
-  /// The entitlement read when the folder was opened: the one in effect for this process.
-  public var entitlementAtOpen: Entitlement { folder.entitlementAtOpen }
-  /// The clock (fixed by `STASH_NOW` in scripts and fixtures).
-  public var clock: @Sendable () -> Timestamp { folder.clock }
-  /// Where the folder's new identifiers come from (device, stores, copies, imports).
-  public var newIdentifier: @Sendable () -> RecordID { folder.newIdentifier }
+  // Shorthands for the inventory's own code, not public: a caller reaches the sync folder's
+  // members through ``folder`` (`device.folder.sync()`), never through a copy here.
+  var home: String { folder.home }
+  var local: LocalStore? { folder.local }
+  var mirror: MirrorStatus { folder.mirror }
+  var blobs: BlobStore { folder.blobs }
+  var lock: FolderLock { folder.lock }
+  var clock: @Sendable () -> Timestamp { folder.clock }
+  var newIdentifier: @Sendable () -> RecordID { folder.newIdentifier }
   var fileSystem: any FileSystem { folder.fileSystem }
   var options: Options { folder.options }
-  /// Everything the local store holds (empty when there is no store yet).
-  public var content: LocalContent? { folder.content }
+  var content: LocalContent? { folder.content }
+  var deviceID: DeviceID? { folder.deviceID }
+  var settings: DeviceSettings { folder.settings }
 
   /// The inventory, for an operation that writes (through ``SyncFolder``'s one funnel, where
   /// a copied folder takes its own identity before anything, its tallies included, is

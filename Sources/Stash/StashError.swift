@@ -93,12 +93,12 @@ public struct StashError: Error, Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The failure for a store's log that could not catch up or save: as its log error says.
-  public init(_ error: LogStoreError) {
+  package init(_ error: LogStoreError) {
     self.init(reading: error.logError, underlying: .logStore(error))
   }
 
   /// The failure for a local store error.
-  public init(_ error: LocalStoreError) {
+  package init(_ error: LocalStoreError) {
     let cause = Underlying.localStore(error)
     switch error {
     case .log(let log): self.init(reading: log, underlying: cause)
@@ -118,7 +118,7 @@ public struct StashError: Error, Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The failure for a reconcile pass or a resolution, as the lower error it carries says.
-  public init(_ error: ReconcileError) {
+  package init(_ error: ReconcileError) {
     let cause = Underlying.reconcile(error)
     let inner: StashError
     switch error {
@@ -138,7 +138,7 @@ public struct StashError: Error, Hashable, Sendable, CustomStringConvertible {
 extension StashError {
   /// The failure for a shared folder that could not be used: damaged (exit 4) for a zone file
   /// or mirror that cannot be read, busy (exit 3) for a held mirror, refused (exit 1) else.
-  public init(_ error: CloudError) {
+  package init(_ error: CloudError) {
     let cause = Underlying.transport(error)
     switch error {
     case .damagedZone, .untrustedVersion: self.init(.damaged, error.description, underlying: cause)
@@ -165,7 +165,7 @@ extension StashError {
   }
 
   /// The failure for a resolution that cannot be made (refused), with what to do as a hint.
-  public init(_ error: ResolutionError) {
+  package init(_ error: ResolutionError) {
     let hint: Hint? =
       switch error {
       case .unknown: .listConflicts

@@ -38,7 +38,7 @@ public struct DuplicateRepair: Hashable, Sendable {
 extension SyncFolder {
   /// The version of the duplicate repair: raise it when the rule changes, so that it runs
   /// once more on every device.
-  public static let duplicateRepairVersion = 1
+  package static let duplicateRepairVersion = 1
 
   /// Merges duplicates in place, once per ``duplicateRepairVersion`` (seed 000's lesson: never
   /// delete everything and insert it again, which other devices see as a storm of deletions).

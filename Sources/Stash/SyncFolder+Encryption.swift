@@ -1,4 +1,4 @@
-public import CloudFolder
+package import CloudFolder
 import JSONLines
 import MirrorStore
 public import StashCrypto
@@ -20,13 +20,13 @@ public struct KeyChangeReport: Sendable {
 
 extension SyncFolder {
   /// The key file's path in the device folder.
-  public var keyFilePath: String { home + "/" + SyncKeyFile.fileName }
+  package var keyFilePath: String { home + "/" + SyncKeyFile.fileName }
 
   /// The keys this device holds for its encrypted shared folder; `nil` when it has no key
   /// file (a plain folder).
   ///
   /// - Throws: ``StashError`` (category key) when the key file cannot be read.
-  public func folderKeyring() throws(StashError) -> FolderKeyring? {
+  package func folderKeyring() throws(StashError) -> FolderKeyring? {
     try SyncKeyFile.read(at: keyFilePath)
   }
 
@@ -140,7 +140,7 @@ extension SyncFolder {
   ///   - cloud: The folder.
   /// - Throws: ``StashError``: category key when a key is not the folder's or the folder is
   ///   not encrypted, refused when the folder cannot be used.
-  public func checkFolderKeys(_ keys: [FolderKey], at cloud: String) throws(StashError) {
+  package func checkFolderKeys(_ keys: [FolderKey], at cloud: String) throws(StashError) {
     guard !keys.isEmpty else {
       throw StashError(.key, "The key file holds no sync key; nothing was changed")
     }
@@ -174,7 +174,7 @@ extension SyncFolder {
   /// `zone.json` (an existing folder is joined with its key instead).
   ///
   /// - Throws: ``StashError`` when it cannot.
-  public func checkNewEncryptedFolder(_ cloud: String) throws(StashError) {
+  package func checkNewEncryptedFolder(_ cloud: String) throws(StashError) {
     let path = try checkSharedFolder(cloud)
     let zone: String?
     do { zone = try CloudFolder(root: path, fileSystem: fileSystem).zoneIdentifier() } catch {
@@ -214,7 +214,7 @@ extension SyncFolder {
   /// refusal creates nothing).
   ///
   /// - Throws: ``StashError`` as ``rotateFolderKey()`` refuses.
-  public func checkRotation() throws(StashError) {
+  package func checkRotation() throws(StashError) {
     _ = try rotationParts()
   }
 

@@ -1,4 +1,4 @@
-public import JSONLines
+package import JSONLines
 import LocalStore
 import MirrorStore
 public import StashModel
@@ -12,7 +12,7 @@ extension SyncFolder {
 
   /// Where the folder `home` is on its file system (its device and inode numbers, and its
   /// birth time where the file system keeps one), or `nil` when that cannot be told.
-  public static func folderIdentity(
+  package static func folderIdentity(
     of home: String, fileSystem: any FileSystem = POSIXFileSystem()
   ) -> FolderIdentity? {
     guard let found = try? fileSystem.identity(atPath: home), found.kind == .directory else {

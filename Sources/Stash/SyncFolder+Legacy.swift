@@ -26,7 +26,7 @@ public struct LegacyImport: Hashable, Sendable, CustomStringConvertible {
 
 extension SyncFolder {
   /// The largest legacy file that is read (a sparse file can claim a terabyte).
-  public static let legacyFileLimit: Int64 = 16 << 20
+  package static let legacyFileLimit: Int64 = 16 << 20
 
   /// Where a folder type's legacy file is: ``Options/legacyFile`` when set (relative to the
   /// folder unless absolute), else `defaultName` in the folder.
@@ -43,7 +43,7 @@ extension SyncFolder {
   /// not done and something is there.
   ///
   /// - Returns: `false` when the step is done or nothing is at `path` (one status call).
-  public func legacyStepWaits(_ step: String, path: String) -> Bool {
+  package func legacyStepWaits(_ step: String, path: String) -> Bool {
     if settings.stepsDone.contains(step) { return false }
     do { return try fileSystem.identity(atPath: path) != nil } catch {
       return true  // the import says why it cannot be read

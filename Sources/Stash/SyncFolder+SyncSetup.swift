@@ -84,7 +84,7 @@ extension SyncFolder {
   /// - Returns: The shared folder's absolute path, as ``enableSync(cloud:)`` records it.
   /// - Throws: ``StashError`` (refused) naming the folder and what to do.
   @discardableResult
-  public func checkSharedFolder(_ cloud: String) throws(StashError) -> String {
+  package func checkSharedFolder(_ cloud: String) throws(StashError) -> String {
     let path = Paths.absolute(cloud)
     if let overlap = overlap(ofSharedFolder: cloud) { throw .refused(overlap) }
     do {
@@ -189,7 +189,7 @@ extension SyncFolder {
   /// Why this device would not export (another copy of this device folder writes as this
   /// device in the shared folder, or a segment it wrote is gone), for `doctor`; `nil` when all
   /// is well or sync is not set up.
-  public func sharedFolderProblem() -> ExportStop? {
+  package func sharedFolderProblem() -> ExportStop? {
     guard let store = mirror.store, let folder = settings.cloudFolder else { return nil }
     guard let cloud = try? cloudFolder(folder) else { return nil }
     return cloud.ownFolderProblem(of: store).map(ExportStop.init)

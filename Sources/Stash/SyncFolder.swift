@@ -1,7 +1,7 @@
 import Foundation
 public import JSONLines
-public import LocalStore
-public import MirrorStore
+package import LocalStore
+package import MirrorStore
 public import StashModel
 import Synchronization
 
@@ -18,20 +18,22 @@ import Synchronization
 /// let report = try folder.sync()
 /// ```
 /// Opening never fails because of the mirror: a missing, damaged, unreadable or too-new
-/// `cloud.store` is reported in ``mirror`` while the local store opens and accepts edits.
+/// `cloud.store` is reported in ``mirrorProblem`` while the local store opens and accepts
+/// edits.
 public final class SyncFolder: Sendable {
   /// The folder's path.
   public let home: String
   /// The schemas this folder was opened with: every record of both stores is of one of them.
   public let schemas: SchemaRegistry
-  /// The local store, or `nil` when the folder was opened for reading and has no store yet.
-  public let local: LocalStore?
+  /// The local store, or `nil` when the folder was opened for reading and has no store yet
+  /// (the engine's: for this package's tools and tests, never an embedding app's).
+  package let local: LocalStore?
   /// The mirror (opened on first use), or why it is not open.
   ///
   /// It opens only when the entitlement saved at launch is a subscription, and is created then
   /// if missing. Its failures are reported here as a value, never thrown, and commands that do
   /// not sync (a consume) never read `cloud.store` at all.
-  public var mirror: MirrorStatus {
+  package var mirror: MirrorStatus {
     mirrorStatus.withLock { status in
       if let status { return status }
       let opened = openMirror()
@@ -42,13 +44,13 @@ public final class SyncFolder: Sendable {
   /// The photos.
   public let blobs: BlobStore
   /// The folder's lock, shared by both stores.
-  public let lock: FolderLock
+  package let lock: FolderLock
   /// The entitlement read when the folder was opened: the one in effect for this process.
-  public let entitlementAtOpen: Entitlement
+  package let entitlementAtOpen: Entitlement
   /// The clock (fixed by `STASH_NOW` in scripts and fixtures).
   public let clock: @Sendable () -> Timestamp
   /// Where the folder's new identifiers come from (device, stores, copies, imports).
-  public let newIdentifier: @Sendable () -> RecordID
+  package let newIdentifier: @Sendable () -> RecordID
   let fileSystem: any FileSystem
   let options: Options
   /// The mirror once opened (or found unavailable).
@@ -85,7 +87,7 @@ public final class SyncFolder: Sendable {
     /// The records a one-record command needs (`stash consume ITEM`): the local store then
     /// opens from its index and holds only those (``LocalStore/Focus``); `nil` (the default)
     /// reads the whole store. Commands that list, sync or check never give one.
-    public var focus: LocalStore.Focus? = nil
+    package var focus: LocalStore.Focus? = nil
     /// The records a sync of sealed changes covers (set by ``SyncFolder/sync(at:registry:options:progress:)``
     /// only): both stores then open from their indexes holding only those records; `nil`
     /// (the default) reads them whole.
@@ -95,9 +97,9 @@ public final class SyncFolder: Sendable {
     /// Set by the folder type (``DeviceFolder/open(at:options:)``), never by an app.
     var refreshDerived: (@Sendable (SyncFolder) -> (() -> Void)?)? = nil
     /// When saves write the local store's index.
-    public var index: LocalStore.IndexPolicy = .standard
+    package var index: LocalStore.IndexPolicy = .standard
     /// When the mirror writes and uses its index.
-    public var mirrorIndex: MirrorStore.IndexPolicy = .standard
+    package var mirrorIndex: MirrorStore.IndexPolicy = .standard
     /// The legacy data file the folder type imports once (``DeviceFolder/importLegacyData()``,
     /// `MeterFolder.importLegacyData()`): a name in the folder or an absolute path; `nil` (the
     /// default) is the type's fixed name in the folder (`legacy-items.json` for the inventory).
@@ -161,9 +163,10 @@ public final class SyncFolder: Sendable {
 
   /// Opens a folder of records of the given schemas.
   ///
-  /// The local store opens (or is created). The mirror opens on first use of ``mirror``, only
-  /// when the entitlement saved in the local store is a subscription, and is created then if
-  /// missing. Any mirror failure is reported in ``mirror``, never thrown.
+  /// The local store opens (or is created). The mirror opens on first use (a sync, or
+  /// ``SyncFolder/mirrorProblem``), only when the entitlement saved in the local store is a
+  /// subscription, and is created then if missing. Any mirror failure is reported in
+  /// ``SyncFolder/mirrorProblem``, never thrown.
   ///
   /// - Parameters:
   ///   - home: The folder.
@@ -299,11 +302,12 @@ public final class SyncFolder: Sendable {
   }
 
   /// Everything the local store holds (empty when there is no store yet).
-  public var content: LocalContent? { local?.content }
+  package var content: LocalContent? { local?.content }
 }
 
-/// Whether the mirror is open, and why not.
-public enum MirrorStatus: Sendable {
+/// Whether the mirror is open, and why not (the engine's view: ``SyncFolder/mirrorProblem``
+/// is what an embedding app reads).
+package enum MirrorStatus: Sendable {
   /// The saved entitlement does not open the mirror (only a subscription does).
   case notEntitled(Entitlement)
   /// The mirror is open.
@@ -312,7 +316,7 @@ public enum MirrorStatus: Sendable {
   case unavailable(String)
 
   /// The open mirror, if there is one.
-  public var store: MirrorStore? {
+  package var store: MirrorStore? {
     if case .available(let store) = self { return store }
     return nil
   }

@@ -1,4 +1,4 @@
-public import CloudFolder
+package import CloudFolder
 import Foundation
 public import StashCrypto
 
@@ -50,7 +50,7 @@ public enum SyncKeyFile {
   ///
   /// - Parameter keyring: The keys.
   /// - Returns: The text: the keys themselves; write it only where only this person can read.
-  public static func text(of keyring: FolderKeyring) -> String {
+  package static func text(of keyring: FolderKeyring) -> String {
     var text =
       "# stash sync keys: private to this device (mode 0600); oldest first, the last one "
       + "seals what this device writes\n"

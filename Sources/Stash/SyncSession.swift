@@ -2,10 +2,10 @@ import CloudFolder
 import JSONLines
 import LocalStore
 import MirrorStore
-public import Reconciler
-import StashModel
+package import Reconciler
+public import StashModel
 
-/// The sync of one folder for as long as an app runs: one ``SyncCoordinator`` kept across
+/// The sync of one folder for as long as an app runs: one coordinator kept across
 /// syncs, so that the gate, once a finished import opened it, stays open, and the person's
 /// saves schedule passes over the records they changed.
 ///
@@ -20,8 +20,8 @@ import StashModel
 public final class SyncSession: Sendable {
   /// The folder.
   public let folder: SyncFolder
-  /// The coordinator: the gate, the pending work, the foreground rule.
-  public let coordinator: SyncCoordinator
+  /// The coordinator: the gate, the pending work, the foreground rule (the engine's).
+  package let coordinator: SyncCoordinator
   /// The mirror the session's coordinator passes over.
   let mirror: MirrorStore
   /// The reports of the passes the coordinator runs.
@@ -81,17 +81,44 @@ public final class SyncSession: Sendable {
 
   /// Runs the pending pass now, if the gate is open and the app in the foreground.
   @discardableResult
-  public func flush() -> SyncCoordinator.FlushOutcome { coordinator.flush() }
+  public func flush() -> FlushOutcome { FlushOutcome(coordinator.flush()) }
 
   /// The app went to the background: passes wait.
   public func enterBackground() { coordinator.enterBackground() }
 
   /// The app came to the foreground: pending work runs now.
   @discardableResult
-  public func enterForeground() -> SyncCoordinator.FlushOutcome {
-    coordinator.enterForeground()
+  public func enterForeground() -> FlushOutcome {
+    FlushOutcome(coordinator.enterForeground())
   }
 
   /// Whether a finished, successful import of this folder's mirror has been seen.
   public var isGateOpen: Bool { coordinator.isGateOpen }
+}
+
+extension SyncSession {
+  /// What a ``SyncSession/flush()`` (or ``SyncSession/enterForeground()``) did.
+  public enum FlushOutcome: Hashable, Sendable {
+    /// A pass ran over these records (`nil`: over every record).
+    case ran(Set<RecordKey>?)
+    /// Nothing was pending.
+    case nothingPending
+    /// The gate is closed: nothing may run before a sync finished an import.
+    case gateClosed
+    /// The app is in the background: pending work waits for the foreground.
+    case inBackground
+    /// The pass failed; the work stays pending for the next flush.
+    case failed(StashError)
+
+    init(_ outcome: SyncCoordinator.FlushOutcome) {
+      switch outcome {
+      case .ran(.full): self = .ran(nil)
+      case .ran(.keys(let keys)): self = .ran(keys)
+      case .nothingPending: self = .nothingPending
+      case .gateClosed: self = .gateClosed
+      case .inBackground: self = .inBackground
+      case .failed(let error): self = .failed(StashError(error))
+      }
+    }
+  }
 }

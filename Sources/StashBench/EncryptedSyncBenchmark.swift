@@ -142,7 +142,7 @@ extension TargetBench {
     try manager.createDirectory(atPath: encryptionOrigin, withIntermediateDirectories: true)
     let device = try DeviceFolder.open(at: encryptionOrigin)
     let items = benchmarkItems(size)
-    try device.local!.update("the benchmark's items") { _, transaction in
+    try device.folder.local!.update("the benchmark's items") { _, transaction in
       for item in items { try transaction.insert(item.record) }
     }
   }

@@ -36,14 +36,14 @@ func makeStoreBenchmark(_ arguments: [String]) -> Int32 {
           quantity: quantity, unit: "tube", notes: "Shelf \(index % 13)", lowStockThreshold: 2,
           barcode: barcode, createdAt: time))
     }
-    let local = device.local!
+    let local = device.folder.local!
     try local.update("the benchmark's items") { _, transaction in
       for item in items { try transaction.insert(item.record) }
     }
     if synced {
-      try device.saveEntitlement(.yearlySubscription)
+      try device.folder.saveEntitlement(.yearlySubscription)
       let reopened = try DeviceFolder.open(at: home)
-      let mirror = reopened.mirror.store!
+      let mirror = reopened.folder.mirror.store!
       try mirror.update { _, transaction in
         for item in items {
           transaction.merge(
@@ -52,7 +52,7 @@ func makeStoreBenchmark(_ arguments: [String]) -> Int32 {
               author: local.deviceID, authoredAt: time))
         }
       }
-      try Reconciler(local: reopened.local!, mirror: mirror, clock: { time }).reconcile()
+      try Reconciler(local: reopened.folder.local!, mirror: mirror, clock: { time }).reconcile()
     }
     let size = fileSize(home + "/" + LocalStore.fileName)
     printError(
@@ -80,7 +80,7 @@ func openBenchmark(_ arguments: [String]) -> Int32 {
       let start = Date()
       let device = try DeviceFolder.open(at: home, options: .init(createIfMissing: false))
       times.append(Date().timeIntervalSince(start))
-      precondition(device.local != nil, "no store in '\(home)'")
+      precondition(device.folder.local != nil, "no store in '\(home)'")
     }
   } catch {
     printError("stash-bench open: \(error)")
@@ -136,7 +136,7 @@ func reconcileBenchmark(_ arguments: [String]) -> Int32 {
   }
   do {
     let device = try DeviceFolder.open(at: home, options: .init(createIfMissing: false))
-    guard let local = device.local, let mirror = device.mirror.store else {
+    guard let local = device.folder.local, let mirror = device.folder.mirror.store else {
       printError("'\(home)' has no mirror; make it with --synced")
       return 1
     }

@@ -116,7 +116,7 @@ extension TargetBench {
         try manager.createDirectory(atPath: origin, withIntermediateDirectories: true)
         let device = try DeviceFolder.open(at: origin)
         let items = benchmarkItems(1000)
-        try device.local!.update("the benchmark's items") { _, transaction in
+        try device.folder.local!.update("the benchmark's items") { _, transaction in
           for item in items { try transaction.insert(item.record) }
         }
       } catch {

@@ -159,7 +159,7 @@ struct TargetBench {
       printError("making \(size) items in '\(home)'…")
       let device = try DeviceFolder.open(at: home)
       let items = benchmarkItems(size)
-      try device.local!.update("the benchmark's items") { _, transaction in
+      try device.folder.local!.update("the benchmark's items") { _, transaction in
         for item in items { try transaction.insert(item.record) }
       }
       try? manager.removeItem(atPath: csv)

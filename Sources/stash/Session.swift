@@ -64,7 +64,7 @@ struct Session {
     Self.keepUntilExit(device)
     guard migrating, device.legacyDataWaits else { return device }
     // A folder with legacy data and no store yet: the first command creates it to import.
-    let target = device.hasInventory ? device : try openForWriting(migrating: false)
+    let target = device.folder.hasInventory ? device : try openForWriting(migrating: false)
     importLegacyData(into: target)
     return target
   }
@@ -88,7 +88,7 @@ struct Session {
   /// - Throws: ``StashError``: refused, busy, damaged.
   func openForSyncing() throws(StashError) -> DeviceFolder {
     let device = try openForReading()
-    guard device.hasInventory else {
+    guard device.folder.hasInventory else {
       throw StashError.refused(
         "Sync is off: '\(home)' has no inventory yet; 'stash sync enable --cloud DIR' sets it up")
     }
@@ -109,7 +109,7 @@ struct Session {
       return lstat(home + "/" + name, &info) == 0  // one call, no file manager to load
     }
     if !exists(DeviceFolder.inventoryFileName) || exists(DeviceFolder.legacyFileName) {
-      return try openForSyncing().sync(progress: progress)
+      return try openForSyncing().folder.sync(progress: progress)
     }
     try refuseBrokenInventoryFile()
     var options = options(creating: false)
@@ -131,13 +131,13 @@ struct Session {
     reusing reading: DeviceFolder? = nil, deviceName: String? = nil, announce: Bool = true,
     migrating: Bool = true
   ) throws(StashError) -> DeviceFolder {
-    if let reading, reading.hasInventory { return reading }
+    if let reading, reading.folder.hasInventory { return reading }
     try refuseHomeThatIsNotAFolder()
     try refuseBrokenInventoryFile()
     let device = try DeviceFolder.open(
       at: home, options: options(creating: true, deviceName: deviceName))
     Self.keepUntilExit(device)
-    if device.wasCreated && announce {
+    if device.folder.wasCreated && announce {
       Failure.printError("Created the device folder '\(home)'")
     }
     if migrating, device.legacyDataWaits { importLegacyData(into: device) }

@@ -92,8 +92,8 @@ import Testing
 
       let renamed = try clone.run(["sync", "new-identity"])
       #expect(renamed.status == 0, "\(renamed)")
-      let oldID = try a.device(create: false).deviceID
-      let newID = try clone.device(create: false).deviceID
+      let oldID = try a.device(create: false).folder.deviceID
+      let newID = try clone.device(create: false).folder.deviceID
       #expect(newID != nil && newID != oldID)
       #expect(try sync(clone)["exported"]?.integer ?? 0 > 0)
       for device in [a, b, clone, a, b] { _ = try sync(device) }

@@ -20,7 +20,7 @@ import Testing
         ConflictSide(origin: .mirror, snapshot: .record(theirs.record), author: .make()),
       ],
       noticedAt: epoch)
-    let local = try #require(device.local)
+    let local = try #require(device.folder.local)
     try local.update("a seeded conflict") { _, transaction in transaction.put(conflict) }
     return conflict
   }

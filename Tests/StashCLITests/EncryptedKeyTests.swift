@@ -62,7 +62,7 @@ import Testing
       _ = try syncJSON(a)
       #expect(try quantityOf(a, "Koleston 7/1") == 5)
       #expect(try quantityOf(b, "Koleston 7/1") == 5)
-      let bID = try #require(try b.device(create: false).deviceID).rawValue
+      let bID = try #require(try b.device(create: false).folder.deviceID).rawValue
       let newest = try #require(segments(in: pair.cloud, of: bID).last)
       let bHeader = try String(
         contentsOf: pair.cloud.appendingPathComponent(newest), encoding: .isoLatin1)

@@ -166,7 +166,7 @@ import Testing
       let pair = try EncryptedPair(cli)
       try pair.a.run(["add", "Koleston 7/1", "--quantity", "5"])
       _ = try syncJSON(pair.a)
-      let aID = try #require(try pair.a.device(create: false).deviceID).rawValue
+      let aID = try #require(try pair.a.device(create: false).folder.deviceID).rawValue
       let original = try #require(segments(in: pair.cloud, of: aID).first)
       let bytes = try Data(contentsOf: pair.cloud.appendingPathComponent(original))
       func drop(_ data: Data, _ relative: String) throws {

@@ -53,7 +53,7 @@ import Testing
       switch file {
       case "zone.json": path = cloud.appendingPathComponent("zone.json").path
       case "segment":
-        let id = try #require(try other.device(create: false).deviceID)
+        let id = try #require(try other.device(create: false).folder.deviceID)
         path = cloud.appendingPathComponent("devices/\(id.rawValue)/000001.jsonl").path
       default: path = cli.home.appendingPathComponent(file).path
       }

@@ -39,7 +39,7 @@ import Testing
       let text = try String(contentsOfFile: cloud + "/zone.json", encoding: .utf8)
       let object = try JSONParser.parse(text)
       zone = try #require(object["zone"]?.text)
-      aID = try #require(try a.device(create: false).deviceID)
+      aID = try #require(try a.device(create: false).folder.deviceID)
     }
 
     /// A segment of a device nobody knows, holding `versions`.

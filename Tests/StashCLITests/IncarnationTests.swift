@@ -40,7 +40,7 @@ import Testing
         #expect(try quantity(device) == 7, "\(device.home.lastPathComponent)")
         #expect(try views.openConflicts(device).isEmpty)
       }
-      let ids = try everyone.map { try $0.device(create: false).deviceID }
+      let ids = try everyone.map { try $0.device(create: false).folder.deviceID }
       #expect(Set(ids).count == 3, "the copy syncs as a device of its own")
     }
   }
@@ -73,7 +73,7 @@ import Testing
     try withCLI { cli in
       let pair = try views.devices(cli, ["a", "b"])
       try views.agree(pair, on: 5)
-      let before = try pair[0].device(create: false).deviceID
+      let before = try pair[0].device(create: false).folder.deviceID
       let copy = try copy(pair[0], as: "a2")
       let bytes = copy.storeBytes()
       for command in [["list"], ["sync", "status"], ["doctor"], ["history", "Koleston 7/1"]] {
@@ -83,7 +83,7 @@ import Testing
       #expect(copy.storeBytes() == bytes, "reading a copy writes nothing")
       #expect(try pair[0].run(["consume", "Koleston 7/1"]).status == 0)
       try views.sync(pair[0])
-      #expect(try pair[0].device(create: false).deviceID == before)
+      #expect(try pair[0].device(create: false).folder.deviceID == before)
     }
   }
 }

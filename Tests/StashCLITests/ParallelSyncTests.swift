@@ -64,7 +64,9 @@ import Testing
         #expect(try device.run(["conflicts", "--json"]).json().elements.isEmpty)
       }
       // Every version each device wrote is in the other's mirror.
-      let mirrors = try [a, b].map { try #require($0.device(create: false).mirror.store?.content) }
+      let mirrors = try [a, b].map {
+        try #require($0.device(create: false).folder.mirror.store?.content)
+      }
       for (mine, theirs) in [(mirrors[0], mirrors[1]), (mirrors[1], mirrors[0])] {
         for (key, versions) in mine.versions {
           for (hash, version) in versions where version.author == mine.deviceID {

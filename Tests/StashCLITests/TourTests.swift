@@ -20,7 +20,7 @@ import Testing
       #expect(initRun.standardOutput.contains("for device 'salon'"))
       let again = try ok(cli, ["init", "--name", "other"])
       #expect(again.standardOutput.contains("nothing was changed"))
-      #expect(try cli.device().settings.name == "salon")
+      #expect(try cli.device().folder.settings.name == "salon")
 
       try ok(cli, ["location", "add", "bathroom"])
       try ok(

@@ -47,13 +47,13 @@ import Testing
     let cloud = root.appendingPathComponent("cloud")
     try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
     let home = root.appendingPathComponent(name)
-    try open(home).enableSync(cloud: cloud.path)
+    try open(home).folder.enableSync(cloud: cloud.path)
     let device = try open(home)
     for item in ["Koleston", "Batteries", "Foils"] {
       try device.addItem(Item(name: "\(item) \(name)", quantity: 5, createdAt: epoch))
     }
-    _ = try device.sync()
-    _ = try open(home).sync()  // the mirror's index once the first sync's saves are done
+    _ = try device.folder.sync()
+    _ = try open(home).folder.sync()  // the mirror's index once the first sync's saves are done
     return home
   }
 
@@ -73,7 +73,7 @@ import Testing
       folder: home.path, schemas: InventorySchemas.registry,
       lock: FolderLock(folder: home.path), focus: [key])
     let digest = try open(home).computeDigest().digest
-    var report = try open(home).sync()
+    var report = try open(home).folder.sync()
     report.choice = .full
     return [
       "\(item.name) \(item.quantity)", "\(mirror.content.versions[key]?.count ?? -1)",
@@ -148,7 +148,7 @@ import Testing
       try Data("stash.local.digest\n".utf8).write(
         to: home.appendingPathComponent("default.store.digest"))
       _ = try Self.open(home).consume("Koleston a")
-      _ = try Self.open(home).sync()
+      _ = try Self.open(home).folder.sync()
       for old in SyncState.predecessors {
         #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent(old).path))
       }

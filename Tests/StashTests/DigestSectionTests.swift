@@ -30,7 +30,7 @@ import Testing
       try device.addItem(Item(name: "Tube \(index)", quantity: 10, createdAt: epoch))
     }
     try open(folder).writeDigestSection()
-    #expect(try open(folder).local?.indexedDigest() != nil)
+    #expect(try open(folder).folder.local?.indexedDigest() != nil)
   }
 
   /// The digest from the rows alone (the index moved away and back).
@@ -84,7 +84,7 @@ import Testing
       let other = try Self.open(folder)
       for index in 10..<40 { try other.consume("Tube \(index)") }
       _ = try other.deleteItem("Tube 50")
-      try reader.refresh()
+      try reader.folder.refresh()
       let computed = reader.computeDigest()
       #expect(computed.usedSection)
       Self.expectSame(computed.digest, try Self.fullRebuild(folder))
@@ -96,7 +96,7 @@ import Testing
       try Self.makeFolder(folder)
       let device = try Self.open(folder)
       try device.consume("Tube 7")
-      try device.local?.compact()
+      try device.folder.local?.compact()
       let computed = try Self.open(folder).computeDigest()
       #expect(computed.usedSection)
       Self.expectSame(computed.digest, try Self.fullRebuild(folder))
@@ -153,16 +153,16 @@ import Testing
       let cloud = root.appendingPathComponent("cloud")
       try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
       let (a, b) = (root.appendingPathComponent("a"), root.appendingPathComponent("b"))
-      for folder in [a, b] { try DigestSectionTests.open(folder).enableSync(cloud: cloud.path) }
+      for folder in [a, b] { try DigestSectionTests.open(folder).folder.enableSync(cloud: cloud.path) }
       let first = try DigestSectionTests.open(a)
-      try first.local!.update("the items") { _, transaction in
+      try first.folder.local!.update("the items") { _, transaction in
         for index in 0..<2500 {
           try transaction.insert(Item(name: "Tube \(index)", quantity: 3, createdAt: epoch).record)
         }
       }
-      _ = try first.sync()
+      _ = try first.folder.sync()
       let second = try DigestSectionTests.open(b)
-      let report = try second.sync()
+      let report = try second.folder.sync()
       #expect(report.appliedLocally == 2500)
       // The digest section was computed from the store as the pass left it, not as it was
       // opened.

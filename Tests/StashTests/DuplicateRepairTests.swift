@@ -15,7 +15,7 @@ import Testing
     let cloud = root.appendingPathComponent("cloud")
     try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
     for name in ["a", "b"] {
-      try openDevice(root.appendingPathComponent(name)).enableSync(cloud: cloud.path)
+      try openDevice(root.appendingPathComponent(name)).folder.enableSync(cloud: cloud.path)
     }
     let a = try openDevice(root.appendingPathComponent("a"))
     let b = try openDevice(root.appendingPathComponent("b"))
@@ -27,7 +27,7 @@ import Testing
       ))
     try a.addItem(Item(name: "Koleston", quantity: 1, barcode: "4005", createdAt: at(5)))
     try a.addItem(Item(name: "Soap", quantity: 2, barcode: "9000", createdAt: at(0)))
-    for device in [a, b, a, b] { _ = try device.sync() }
+    for device in [a, b, a, b] { _ = try device.folder.sync() }
     return (a, b)
   }
 
@@ -36,10 +36,10 @@ import Testing
       let (a, _) = try twoDevicesWithDuplicates(root)
       let before = a.items().filter { $0.barcode == "4005" }
       let newest = try #require(before.max { $0.updatedAt < $1.updatedAt })
-      let tombstones = a.content!.tombstones.count
+      let tombstones = a.folder.content!.tombstones.count
       let repair = try a.folder.repairDuplicates()
       #expect(repair.recordsDeleted.count == 2)
-      #expect(a.content!.tombstones.count == tombstones + 2)
+      #expect(a.folder.content!.tombstones.count == tombstones + 2)
       let after = a.items().filter { $0.barcode == "4005" }
       #expect(after.map(\.id) == [newest.id], "the most recently updated wins, in place")
       #expect(after.first?.brand == "Wella")
@@ -62,12 +62,12 @@ import Testing
     try withTemporaryFolder { root in
       let (a, b) = try twoDevicesWithDuplicates(root)
       try a.folder.repairDuplicates()
-      let bTombstones = b.content!.tombstones.count
-      for device in [a, b, a, b] { _ = try device.sync() }
-      #expect(b.content!.tombstones.count == bTombstones + 2)
+      let bTombstones = b.folder.content!.tombstones.count
+      for device in [a, b, a, b] { _ = try device.folder.sync() }
+      #expect(b.folder.content!.tombstones.count == bTombstones + 2)
       #expect(b.items().map(\.id) == a.items().map(\.id))
       #expect(b.items() == a.items())
-      #expect(a.conflicts().isEmpty && b.conflicts().isEmpty)
+      #expect(a.folder.conflicts().isEmpty && b.folder.conflicts().isEmpty)
     }
   }
 
@@ -76,10 +76,10 @@ import Testing
       let (a, b) = try twoDevicesWithDuplicates(root)
       try a.folder.repairDuplicates()
       try b.folder.repairDuplicates()
-      for device in [a, b, a, b] { _ = try device.sync() }
+      for device in [a, b, a, b] { _ = try device.folder.sync() }
       #expect(b.items() == a.items())
       #expect(a.items().count == 2)
-      #expect(a.conflicts().isEmpty && b.conflicts().isEmpty)
+      #expect(a.folder.conflicts().isEmpty && b.folder.conflicts().isEmpty)
     }
   }
 
@@ -90,14 +90,14 @@ import Testing
       var older = item
       older.notes = "an older copy"
       older.updatedAt = Timestamp(secondsSince1970: epoch.secondsSince1970 - 60)!
-      try device.local!.update("a duplicate", origin: .user) { _, transaction in
+      try device.folder.local!.update("a duplicate", origin: .user) { _, transaction in
         try transaction.insert(older.record)
       }
-      #expect(device.content!.rows(for: item.record.key).count == 2)
+      #expect(device.folder.content!.rows(for: item.record.key).count == 2)
       let repair = try device.folder.repairDuplicates()
       #expect(repair.rowsRemoved == 1 && repair.recordsDeleted.isEmpty)
-      #expect(device.content!.rows(for: item.record.key).map(\.record) == [item.record])
-      #expect(device.content!.tombstones.isEmpty)
+      #expect(device.folder.content!.rows(for: item.record.key).map(\.record) == [item.record])
+      #expect(device.folder.content!.tombstones.isEmpty)
     }
   }
 }

@@ -81,9 +81,9 @@ import Testing
     let after = try ReferenceRun.state(of: root)
     let device = step.device
     // What the process believes is saved is what the disk holds.
-    if let open = run.folder(device), let local = open.local {
+    if let open = run.folder(device), let local = open.folder.local {
       #expect(StoreDigest.local(local.content) == after.local[device], "\(context): \(step)")
-      if let mirror = open.mirror.store, mirror.file.fileExists {
+      if let mirror = open.folder.mirror.store, mirror.file.fileExists {
         #expect(
           StoreDigest.versions(mirror.content) == after.versions[device], "\(context): \(step)")
       }

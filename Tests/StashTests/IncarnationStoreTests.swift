@@ -17,8 +17,8 @@ import Testing
     try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
     let device = try DeviceFolder.open(at: home)
     let item = try device.addItem(Item(name: "Soap", quantity: 10, unit: "bar", createdAt: .now()))
-    try device.enableSync(cloud: cloud)
-    _ = try DeviceFolder.open(at: home).sync()
+    try device.folder.enableSync(cloud: cloud)
+    _ = try DeviceFolder.open(at: home).folder.sync()
     return (home, item.id)
   }
 

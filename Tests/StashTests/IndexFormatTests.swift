@@ -76,7 +76,7 @@ import Testing
       #expect(try focused.item("Tube 5").quantity == 9)
       try IndexedOpenTests.expectSameAnswers(folder, ["Tube 5", "Tube 0", "Tube 11", "tube 3"])
       let deleted = try #require(
-        IndexedOpenTests.open(folder).content?.tombstones.keys.first { $0.model == "item" })
+        IndexedOpenTests.open(folder).folder.content?.tombstones.keys.first { $0.model == "item" })
       try focused.consume("Tube 5")
       #expect(try Data(contentsOf: indexURL)[18] == 5)
       var options = DeviceFolder.Options(
@@ -85,7 +85,7 @@ import Testing
       options.focus = LocalStore.Focus(keys: [deleted])
       let again = try DeviceFolder.open(at: folder.path, options: options)
       #expect(IndexedOpenTests.isUsed(IndexedOpenTests.indexUse(again)))
-      #expect(again.content?.tombstones[deleted] != nil)
+      #expect(again.folder.content?.tombstones[deleted] != nil)
     }
   }
 

@@ -15,8 +15,9 @@ import Testing
   ) throws -> String {
     let device = try openDevice(folder)
     try device.addItem(Item(name: "Koleston", quantity: 5, createdAt: epoch))
-    try device.saveEntitlement(.yearlySubscription)
-    #expect(try openDevice(folder).mirror.store != nil)  // the next launch creates cloud.store
+    try device.folder.saveEntitlement(.yearlySubscription)
+    // The next launch creates cloud.store.
+    #expect(try openDevice(folder).folder.mirror.store != nil)
     let mirrorPath = folder.appendingPathComponent(MirrorStore.fileName).path
     #expect(FileManager.default.fileExists(atPath: mirrorPath))
     try damage(mirrorPath)
@@ -27,8 +28,8 @@ import Testing
     _ folder: URL, fileSystem: any FileSystem = POSIXFileSystem(), reportContains: String
   ) throws {
     let device = try openDevice(folder, fileSystem: fileSystem)
-    guard case .unavailable(let reason) = device.mirror else {
-      Issue.record("the mirror should be reported unavailable, not \(device.mirror)")
+    guard case .unavailable(let reason) = device.folder.mirror else {
+      Issue.record("the mirror should be reported unavailable, not \(device.folder.mirror)")
       return
     }
     #expect(reason.contains(reportContains), "report: \(reason)")
@@ -82,7 +83,7 @@ import Testing
     try withTemporaryFolder { folder in
       let path = try subscribedDevice(folder) { try FileManager.default.removeItem(atPath: $0) }
       let device = try openDevice(folder)
-      #expect(device.mirror.store != nil)
+      #expect(device.folder.mirror.store != nil)
       #expect(FileManager.default.fileExists(atPath: path))
       #expect(try device.consume("Koleston").quantity == 4)
     }
@@ -92,8 +93,8 @@ import Testing
     try withTemporaryFolder { folder in
       let device = try openDevice(folder)
       try device.addItem(Item(name: "Koleston", quantity: 5, createdAt: epoch))
-      guard case .notEntitled(.none) = device.mirror else {
-        Issue.record("expected no mirror, got \(device.mirror)")
+      guard case .notEntitled(.none) = device.folder.mirror else {
+        Issue.record("expected no mirror, got \(device.folder.mirror)")
         return
       }
       #expect(try device.consume("Koleston").quantity == 4)
@@ -109,11 +110,11 @@ import Testing
   func onlyASubscriptionEverCreatesTheMirror(entitlement: Entitlement) throws {
     try withTemporaryFolder { folder in
       let device = try openDevice(folder)
-      try device.saveEntitlement(entitlement)
+      try device.folder.saveEntitlement(entitlement)
       for _ in 0..<2 {
         let reopened = try openDevice(folder)
-        #expect(reopened.mirror.store == nil)
-        #expect(reopened.entitlementAtOpen == entitlement)
+        #expect(reopened.folder.mirror.store == nil)
+        #expect(reopened.folder.entitlementAtOpen == entitlement)
       }
       #expect(
         !FileManager.default.fileExists(
@@ -125,16 +126,16 @@ import Testing
     try withTemporaryFolder { folder in
       let mirrorPath = folder.appendingPathComponent(MirrorStore.fileName).path
       let device = try openDevice(folder)
-      try device.saveEntitlement(.yearlySubscription)
-      #expect(device.mirror.store == nil, "this process keeps what it opened with")
-      #expect(device.entitlementAtOpen == .none)
+      try device.folder.saveEntitlement(.yearlySubscription)
+      #expect(device.folder.mirror.store == nil, "this process keeps what it opened with")
+      #expect(device.folder.entitlementAtOpen == .none)
       #expect(!FileManager.default.fileExists(atPath: mirrorPath))
       let next = try openDevice(folder)
-      #expect(next.mirror.store != nil)
+      #expect(next.folder.mirror.store != nil)
       #expect(FileManager.default.fileExists(atPath: mirrorPath))
-      try next.saveEntitlement(.oneTimeUnlock)
-      #expect(next.mirror.store != nil, "losing sync also waits for the next launch")
-      #expect(try openDevice(folder).mirror.store == nil)
+      try next.folder.saveEntitlement(.oneTimeUnlock)
+      #expect(next.folder.mirror.store != nil, "losing sync also waits for the next launch")
+      #expect(try openDevice(folder).folder.mirror.store == nil)
     }
   }
 

@@ -25,12 +25,12 @@ import Testing
       let photo = try device.storePhoto(at: path)
       #expect(photo.size == Int64(bytes.count))
       try device.addItem(Item(name: "Koleston", quantity: 5, photo: photo, createdAt: epoch))
-      let store = device.local!.path
+      let store = device.folder.local!.path
       let before = try fileSize(store)
       try device.consume("Koleston")
       let appended = try fileSize(store) - before
       #expect(appended > 0 && appended < 1024, "appended \(appended) bytes")
-      #expect(try device.blobs.read(photo) == bytes)
+      #expect(try device.folder.blobs.read(photo) == bytes)
     }
   }
 
@@ -39,11 +39,11 @@ import Testing
       let (path, bytes) = try photoFile(in: folder, size: 10_000, seed: 6)
       let home = folder.appendingPathComponent("home")
       let device = try openDevice(home)
-      try device.saveEntitlement(.yearlySubscription)
+      try device.folder.saveEntitlement(.yearlySubscription)
       let photo = try device.storePhoto(at: path)
       try device.addItem(Item(name: "Koleston", photo: photo, createdAt: epoch))
       let reopened = try openDevice(home)
-      let mirror = try #require(reopened.mirror.store)
+      let mirror = try #require(reopened.folder.mirror.store)
       let item = try reopened.item("Koleston")
       try mirror.update { _, transaction in
         transaction.write(
@@ -51,9 +51,10 @@ import Testing
       }
       let again = try openDevice(home)
       #expect(try again.item("Koleston").photo == photo)
-      let mirrored = try #require(again.mirror.store?.content.side(for: item.record.key).winner)
+      let mirrored = try #require(
+        again.folder.mirror.store?.content.side(for: item.record.key).winner)
       #expect(mirrored.snapshot.record?[field: "photo"] == .blob(photo))
-      #expect(try again.blobs.read(photo) == bytes)
+      #expect(try again.folder.blobs.read(photo) == bytes)
     }
   }
 

@@ -33,7 +33,7 @@ struct PowerCutCheck {
   let after: PowerCutExpectation
 
   static func options(
-    _ files: any FileSystem, _ access: DeviceFolder.Access
+    _ files: any FileSystem, _ access: SyncFolder.Access
   ) -> DeviceFolder.Options {
     var options = DeviceFolder.Options(
       createIfMissing: false, lockTimeout: 10, fileSystem: files, access: access)

@@ -21,9 +21,9 @@ struct PowerCutObservation: Sendable, Equatable {
   /// command does (from the index, holding only `item-1`), which must agree.
   static func read(_ home: String, files: any FileSystem) throws -> PowerCutObservation {
     let device = try DeviceFolder.open(at: home, options: PowerCutCheck.options(files, .reading))
-    guard let content = device.content else { throw ModelError("no inventory in '\(home)'") }
+    guard let content = device.folder.content else { throw ModelError("no inventory in '\(home)'") }
     var versions: Set<String> = []
-    switch device.mirror {
+    switch device.folder.mirror {
     case .available(let mirror): versions = StoreDigest.versions(mirror.content)
     case .unavailable(let reason): throw ModelError("the mirror does not open: \(reason)")
     case .notEntitled: break
@@ -76,7 +76,7 @@ extension PowerCutExpectation {
   ) throws -> [Workload.Device: PowerCutSettled] {
     let run = Workload.Run(workload: workload, root: root, fileSystem: files)
     for device in [Workload.Device.a, .b, .a, .b] {
-      let report = try run.open(device).sync()
+      let report = try run.open(device).folder.sync()
       if let failure = report.passError ?? report.exportError { throw failure }
       if !report.rejectedSegments.isEmpty {
         throw ModelError("\(device) rejected \(report.rejectedSegments)")
@@ -87,7 +87,7 @@ extension PowerCutExpectation {
       let folder = try run.open(device)
       var shown = PowerCutSettled()
       for item in folder.items() { shown.items[item.name] = item.quantity }
-      for conflict in folder.conflicts() {
+      for conflict in folder.folder.conflicts() {
         let sides = conflict.sides.compactMap { $0.snapshot?.record }.compactMap {
           try? Item(record: $0)
         }

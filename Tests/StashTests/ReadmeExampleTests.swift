@@ -8,10 +8,10 @@ import Testing
 /// the API. Keep the two in step.
 @Suite struct ReadmeExampleTests {
   @Test func theEmbeddingExampleRuns() throws {
-    try withTemporaryFolder { folder in
-      let shared = folder.appendingPathComponent("shared")
+    try withTemporaryFolder { root in
+      let shared = root.appendingPathComponent("shared")
       try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
-      let home = folder.appendingPathComponent("home").path
+      let home = root.appendingPathComponent("home").path
 
       // From the README (with `home` for DeviceFolder.defaultHome()):
       let device = try DeviceFolder.open(at: home)
@@ -20,10 +20,11 @@ import Testing
       try device.consume(tube.id.rawValue)  // by id, id prefix, or exact name
       print(device.items().map { "\($0.name): \($0.quantity)" })
 
-      if case .unavailable(let reason) = device.mirror { print(reason) }  // never thrown
-      try device.enableSync(cloud: shared.path)  // from the next open
-      let report = try DeviceFolder.open(at: device.home).sync()
-      for conflict in device.conflicts() { print(conflict.kind, conflict.sides.count) }
+      let folder = device.folder  // records, sync, conflicts, settings
+      if let problem = folder.mirrorProblem { print(problem) }  // never thrown
+      try folder.enableSync(cloud: shared.path)  // from the next open
+      let report = try DeviceFolder.open(at: folder.home).folder.sync()
+      for conflict in folder.conflicts() { print(conflict.kind, conflict.sides.count) }
 
       #expect(device.items().first?.quantity == 4)
       #expect(report.versionsExported == 1)

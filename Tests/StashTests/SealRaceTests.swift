@@ -19,10 +19,10 @@ import Testing
       let cloud = root.appendingPathComponent("cloud")
       try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
       let (a, b) = (root.appendingPathComponent("a"), root.appendingPathComponent("b"))
-      for folder in [a, b] { try openDevice(folder).enableSync(cloud: cloud.path) }
+      for folder in [a, b] { try openDevice(folder).folder.enableSync(cloud: cloud.path) }
       try openDevice(a).addItem(Item(name: "Soap", quantity: 10, createdAt: epoch))
-      _ = try openDevice(a).sync()
-      _ = try openDevice(b).sync()
+      _ = try openDevice(a).folder.sync()
+      _ = try openDevice(b).folder.sync()
       try openDevice(a).addItem(Item(name: "Shampoo", quantity: 3, createdAt: epoch))
 
       // b's clock: the fourth time b's sync asks it (the first three come before its import
@@ -42,7 +42,7 @@ import Testing
             if call == 4 {
               let other = try? DeviceFolder.open(
                 at: publisher, options: .init(deviceName: "test-device", clock: { epoch }))
-              _ = try? other?.sync()
+              _ = try? other?.folder.sync()
             }
             return epoch
           }))
@@ -55,7 +55,7 @@ import Testing
 
       // The next sync is not skipped as one with nothing new, and brings the Shampoo.
       #expect(try SyncSealTests.Setup.shortcut(at: b.path) == nil)
-      let next = try openDevice(b).sync()
+      let next = try openDevice(b).folder.sync()
       #expect(next.versionsImported == 1)
       #expect(try openDevice(b).items().map(\.name).sorted() == ["Shampoo", "Soap"])
     }

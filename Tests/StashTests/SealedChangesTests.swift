@@ -44,7 +44,7 @@ import Testing
   @Test func anythingButRowAndTombstoneEditsRunsTheFullSync() throws {
     try withTemporaryFolder { folder in
       let setup = try Setup(folder)
-      try openDevice(setup.home).renameDevice("salon")
+      try openDevice(setup.home).folder.renameDevice("salon")
       #expect(try changes(setup) == nil)
     }
   }
@@ -57,7 +57,7 @@ import Testing
       // Another device's segment arrives.
       let b = try setup.secondDevice()
       _ = try openDevice(b).consume("Batteries")
-      _ = try openDevice(b).sync()
+      _ = try openDevice(b).folder.sync()
       #expect(try changes(setup) == nil)
     }
     try withTemporaryFolder { folder in
@@ -119,7 +119,7 @@ import Testing
       // Between the comparison and the sync, another device's segment arrives.
       let b = try setup.secondDevice()
       _ = try openDevice(b).consume("Batteries")
-      _ = try openDevice(b).sync()
+      _ = try openDevice(b).folder.sync()
       var options = DeviceFolder.Options(deviceName: "test-device", clock: { epoch })
       options.syncKeys = sealed.keys
       let before = try storeBytes(setup)
@@ -144,12 +144,12 @@ import Testing
       try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
       var options = DeviceFolder.Options(deviceName: "test-device", clock: { epoch })
       options.mirrorIndex = MirrorStore.IndexPolicy(minimumVersions: 1, rewriteAfterBytes: 1)
-      try DeviceFolder.open(at: home.path, options: options).enableSync(cloud: cloud.path)
+      try DeviceFolder.open(at: home.path, options: options).folder.enableSync(cloud: cloud.path)
       let device = try DeviceFolder.open(at: home.path, options: options)
       for name in ["Koleston", "Batteries", "Foils"] {
         try device.addItem(Item(name: name, quantity: 5, createdAt: epoch))
       }
-      let report = try device.sync()
+      let report = try device.folder.sync()
       #expect(report.versionsExported == 3)
       let mirror = try MirrorStore.open(
         folder: home.path, schemas: InventorySchemas.registry, lock: FolderLock(folder: home.path),
@@ -166,7 +166,7 @@ import Testing
       let setup = try Setup(folder)
       let b = try setup.secondDevice()
       _ = try openDevice(b).consume("Batteries")
-      _ = try openDevice(b).sync()
+      _ = try openDevice(b).folder.sync()
       let before = try storeBytes(setup)
       let device = try openDevice(setup.home)
       let mirror = try #require(device.mirror.store)

@@ -22,7 +22,7 @@ extension Simulation {
     let results = LockedBox<[Result<SyncRunReport, StashError>]>([])
     DispatchQueue.concurrentPerform(iterations: 2) { index in
       let folder = index == 0 ? first : second
-      let result = Result { () throws(StashError) in try folder.sync() }
+      let result = Result { () throws(StashError) in try folder.folder.sync() }
       results.withLock { $0.append(result) }
     }
     totals.parallelSyncs += 1
@@ -57,7 +57,7 @@ extension Simulation {
     // A copy or a backup holds what its source held: nothing of it may be lost.
     let folder = try restart(copy)
     written.formUnion(held(by: folder).subtracting(replaced))
-    try folder.enableSync(cloud: copy.view.path)  // its first write: its own identity
+    try folder.folder.enableSync(cloud: copy.view.path)  // its first write: its own identity
     try restart(copy)
     try rejoinIfNeeded(copy)
   }
@@ -105,11 +105,11 @@ extension Simulation {
   /// Every snapshot hash `folder` keeps: live rows, conflict sides and mirror versions.
   func held(by folder: DeviceFolder) -> Set<SnapshotHash> {
     var kept = Set<SnapshotHash>()
-    if let local = folder.content {
+    if let local = folder.folder.content {
       kept.formUnion(local.rows.values.map(\.hash))
       kept.formUnion(local.conflicts.values.flatMap { $0.sides.compactMap(\.snapshot?.hash) })
     }
-    let versions = folder.mirror.store?.content.versions.values.flatMap(\.values) ?? []
+    let versions = folder.folder.mirror.store?.content.versions.values.flatMap(\.values) ?? []
     return kept.union(versions.map(\.hash))
   }
 

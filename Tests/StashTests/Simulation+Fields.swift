@@ -85,10 +85,10 @@ extension Simulation {
   /// the deletion from another side); and a place's
   /// coordinates are ones one edit wrote together, never a mix.
   mutating func checkFieldEdits(_ folders: [DeviceFolder]) {
-    let open = Set(folders.flatMap { $0.conflicts().map(\.key) })
+    let open = Set(folders.flatMap { $0.folder.conflicts().map(\.key) })
     for (edit, values) in fieldEdits
     where values.count == 1 && !open.contains(edit.key) && !deletedOnPurpose.contains(edit.key) {
-      let rows = folders.compactMap { $0.content?.row(for: edit.key)?.record }
+      let rows = folders.compactMap { $0.folder.content?.row(for: edit.key)?.record }
       guard rows.count == folders.count else { continue }
       totals.loneEditsChecked += 1
       let wanted: FieldValue = values[0].map { .string($0) } ?? .none
@@ -111,10 +111,10 @@ extension Simulation {
   /// At quiescence: a conflict open on one device is open on every device holding the record
   /// (every side is in the shared graph, so every device sees the same leaves).
   mutating func checkConflictsEverywhere(_ folders: [DeviceFolder]) {
-    let open = Set(folders.flatMap { $0.conflicts().map(\.key) })
+    let open = Set(folders.flatMap { $0.folder.conflicts().map(\.key) })
     for key in open {
       for (index, folder) in folders.enumerated() {
-        guard let content = folder.content,
+        guard let content = folder.folder.content,
           content.row(for: key) != nil || content.tombstones[key] != nil
         else { continue }
         if content.openConflicts(for: key).isEmpty {
@@ -128,23 +128,23 @@ extension Simulation {
   /// every device once they sync (without a new conflict), and they converge.
   mutating func settleEveryConflict() throws {
     let folders = try devices.map { try restart($0) }
-    let keys = Set(folders.flatMap { $0.conflicts().map(\.key) }).sorted()
+    let keys = Set(folders.flatMap { $0.folder.conflicts().map(\.key) }).sorted()
     guard !keys.isEmpty else { return }
     var decided = Set<RecordKey>()
     for key in keys {
       let holders = devices.indices.filter {
-        !(devices[$0].process?.content?.openConflicts(for: key).isEmpty ?? true)
+        !(devices[$0].process?.folder.content?.openConflicts(for: key).isEmpty ?? true)
       }
       guard let index = holders.randomElement(using: &random) else { continue }
       let folder = try open(devices[index])
-      guard let conflict = folder.content?.openConflicts(for: key).first else { continue }
+      guard let conflict = folder.folder.content?.openConflicts(for: key).first else { continue }
       let choices: [ResolutionChoice] =
         [.local, .mirror, .deleted]
         + conflict.sides.compactMap { $0.snapshot.map { .version($0.hash.hex) } }
       for choice in choices.shuffled(using: &random) {
-        if (try? folder.resolveConflict(conflict.id.rawValue, keep: choice)) != nil {
+        if (try? folder.folder.resolveConflict(conflict.id.rawValue, keep: choice)) != nil {
           ledger.look(at: conflict.sides.compactMap(\.snapshot?.record))
-          if folder.content?.row(for: key) == nil { deletedOnPurpose.insert(key) }
+          if folder.folder.content?.row(for: key) == nil { deletedOnPurpose.insert(key) }
           decided.insert(key)
           totals.resolutions += 1
           break
@@ -160,10 +160,10 @@ extension Simulation {
     let settled = try devices.map { try restart($0) }
     for key in decided {
       let still = settled.indices.filter {
-        !(settled[$0].content?.openConflicts(for: key).isEmpty ?? true)
+        !(settled[$0].folder.content?.openConflicts(for: key).isEmpty ?? true)
       }
       if !still.isEmpty { problems.append("12: one resolution did not settle \(key) on \(still)") }
-      let views = Set(settled.map { $0.content?.row(for: key)?.hash.hex ?? "none" })
+      let views = Set(settled.map { $0.folder.content?.row(for: key)?.hash.hex ?? "none" })
       if views.count > 1 { problems.append("5: \(key) diverged after its resolution") }
     }
   }

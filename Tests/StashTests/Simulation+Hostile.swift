@@ -213,7 +213,7 @@ extension Simulation {
   mutating func checkHostileEffects(_ folder: DeviceFolder) {
     guard let hostile else { return }
     problems += hostile.canaryProblems()
-    for stored in folder.content.map({ Array($0.rows.values) }) ?? [] {
+    for stored in folder.folder.content.map({ Array($0.rows.values) }) ?? [] {
       do {
         try stored.record.schema.validate(stored.record)
       } catch {

@@ -10,10 +10,10 @@ extension Simulation {
   // MARK: Invariants
 
   mutating func checkStores(_ folder: DeviceFolder) {
-    problems += folder.content?.checkInvariants() ?? []
-    problems += folder.mirror.store?.content.checkInvariants() ?? []
+    problems += folder.folder.content?.checkInvariants() ?? []
+    problems += folder.folder.mirror.store?.content.checkInvariants() ?? []
     for other in devices {
-      guard let mirror = other.process?.mirror.store?.content else { continue }
+      guard let mirror = other.process?.folder.mirror.store?.content else { continue }
       for (key, versions) in mirror.versions
       where versions.values.contains(where: \.snapshot.isTombstone)
         && !deletedOnPurpose.contains(key)
@@ -26,7 +26,9 @@ extension Simulation {
   /// 2 and 3 after a pass: every record agrees with the mirror, has an open conflict, or
   /// (while segments are still arriving) waits for a version its leaves name (rule 3).
   mutating func checkAgreementOrConflict(_ folder: DeviceFolder) {
-    guard let local = folder.content, let mirror = folder.mirror.store?.content else { return }
+    guard let local = folder.folder.content, let mirror = folder.folder.mirror.store?.content else {
+      return
+    }
     for key in local.keys.union(mirror.keys) {
       guard local.openConflicts(for: key).isEmpty, local.rows(for: key).count <= 1 else { continue }
       let side = mirror.side(for: key)

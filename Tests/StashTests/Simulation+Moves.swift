@@ -19,7 +19,7 @@ extension Simulation {
       ? try folder.restock(item.id.rawValue, count: units)
       : try folder.consume(item.id.rawValue, count: units)
     // The id the move was tallied under: a copied folder's own, taken with its first write.
-    guard let id = folder.deviceID else { return }
+    guard let id = folder.folder.deviceID else { return }
     // The facade moves the freshest row of the item; the move is what its tally grew by.
     var tallies = isRestock ? after.stock.increments : after.stock.decrements
     tallies[id, default: 0] -= units
@@ -48,7 +48,7 @@ extension Simulation {
   /// A recount, deletion or resolution replaces what `folder` shows for `key`: the moves its
   /// rows hold were looked at (and may disappear). Moves it has not seen must survive.
   mutating func look(at key: RecordKey, on folder: DeviceFolder) {
-    ledger.look(at: folder.content?.rows(for: key).map(\.record) ?? [])
+    ledger.look(at: folder.folder.content?.rows(for: key).map(\.record) ?? [])
   }
 
   /// Invariant 9 at quiescence: every move is live somewhere, in an open conflict, or was
@@ -56,16 +56,16 @@ extension Simulation {
   /// anywhere shows its epoch's base plus every move made in that epoch.
   mutating func checkMoves(_ folders: [DeviceFolder]) {
     var shown = [Record]()
-    for content in folders.compactMap(\.content) {
+    for content in folders.compactMap(\.folder.content) {
       shown += content.rows.values.map(\.record)
       shown += content.conflicts.values.filter { $0.state == .open }.flatMap {
         $0.sides.compactMap(\.snapshot?.record)
       }
     }
     for move in ledger.lost(shown: shown) { problems.append("9: lost move: \(move)") }
-    let open = Set(folders.flatMap { $0.conflicts().map(\.key) })
+    let open = Set(folders.flatMap { $0.folder.conflicts().map(\.key) })
     for key in Set(ledger.moves.map(\.key)).subtracting(open).sorted() {
-      let rows = folders.compactMap { $0.content?.row(for: key)?.record }
+      let rows = folders.compactMap { $0.folder.content?.row(for: key)?.record }
       guard rows.count == folders.count else { continue }
       for record in rows {
         totals.checkedCounts += 1

@@ -106,7 +106,7 @@ extension Simulation {
     }
     totals.places += 1
     // Dangling references (a deleted location, one not arrived yet) are reported, never fatal.
-    _ = folder.content?.danglingReferences()
+    _ = folder.folder.content?.danglingReferences()
   }
 
   mutating func delete(on device: SimulatedDevice) throws {
@@ -134,20 +134,22 @@ extension Simulation {
 
   mutating func resolve(on device: SimulatedDevice) throws {
     let folder = try open(device)
-    guard let conflict = folder.conflicts().randomElement(using: &random) else { return }
+    guard let conflict = folder.folder.conflicts().randomElement(using: &random) else { return }
     let choices: [ResolutionChoice] = [.local, .mirror, .deleted]
     let choice = choices.randomElement(using: &random)!
-    let before = folder.content?.rows(for: conflict.key).map(\.hash) ?? []
+    let before = folder.folder.content?.rows(for: conflict.key).map(\.hash) ?? []
     let looked =
       conflict.sides.compactMap(\.snapshot?.record)
-      + (folder.content?.rows(for: conflict.key).map(\.record) ?? [])
+      + (folder.folder.content?.rows(for: conflict.key).map(\.record) ?? [])
     do {
-      let resolved = try folder.resolveConflict(conflict.id.rawValue, keep: choice)
+      let resolved = try folder.folder.resolveConflict(conflict.id.rawValue, keep: choice)
       ledger.look(at: looked)
       totals.resolutions += 1
       replaced.formUnion(before)
       if case .deleted = choice { deletedOnPurpose.insert(conflict.key) }
-      if let row = folder.content?.row(for: conflict.key), row.hash == resolved.resolution?.result {
+      if let row = folder.folder.content?.row(for: conflict.key),
+        row.hash == resolved.resolution?.result
+      {
         written.insert(row.hash)
       } else {
         deletedOnPurpose.insert(conflict.key)

@@ -24,7 +24,7 @@ extension Simulation {
   mutating func attachedPhoto(on folder: DeviceFolder) throws -> BlobRef? {
     guard Int.random(in: 0..<4, using: &random) == 0 else { return nil }
     totals.heal.photosAttached += 1
-    return try folder.blobs.store(Self.pictures.randomElement(using: &random)!)
+    return try folder.folder.blobs.store(Self.pictures.randomElement(using: &random)!)
   }
 
   /// The sync tool loses one of the pictures in every view: removed, or renamed.
@@ -64,12 +64,12 @@ extension Simulation {
 
   /// The pictures `folder` holds that versions in its mirror name (hex).
   func heldAndNamed(by folder: DeviceFolder) -> Set<String> {
-    guard let mirror = folder.mirror.store?.content else { return [] }
+    guard let mirror = folder.folder.mirror.store?.content else { return [] }
     var named = Set<String>()
     for versions in mirror.versions.values {
       for version in versions.values {
         for value in version.snapshot.record?.values ?? [] {
-          if case .blob(let ref) = value, folder.blobs.check(ref) == .present {
+          if case .blob(let ref) = value, folder.folder.blobs.check(ref) == .present {
             named.insert(ref.digest.hex)
           }
         }

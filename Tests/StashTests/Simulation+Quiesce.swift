@@ -36,18 +36,18 @@ extension Simulation {
     let folders = try devices.map { try restart($0) }
     try checkHealed(folders)
     checkMoves(folders)
-    let conflicted = Set(folders.flatMap { $0.conflicts().map(\.key) })
+    let conflicted = Set(folders.flatMap { $0.folder.conflicts().map(\.key) })
     var views = [RecordKey: Set<String>]()
     for folder in folders {
-      let content = folder.content!
+      let content = folder.folder.content!
       for key in content.keys.union(content.rowsByKey.keys) where !conflicted.contains(key) {
         views[key, default: []].insert(content.row(for: key)?.hash.hex ?? "none")
       }
     }
     for (key, seen) in views where seen.count > 1 {
       let detail = folders.enumerated().map { index, folder -> String in
-        let content = folder.content!
-        let mirror = folder.mirror.store!.content
+        let content = folder.folder.content!
+        let mirror = folder.folder.mirror.store!.content
         let row = content.row(for: key)?.hash.short ?? "-"
         let tombstone =
           content.tombstones[key].map { "\($0.hash.short) of \($0.deletedHash.short)" } ?? "-"
@@ -75,7 +75,7 @@ extension Simulation {
   /// The versions in the first device's mirror that merged leaves with several lowest common
   /// ancestors (a criss-cross: their merge was the base).
   static func crissCrossMerges(in folders: [DeviceFolder]) -> Int {
-    guard let mirror = folders.first?.mirror.store?.content else { return 0 }
+    guard let mirror = folders.first?.folder.mirror.store?.content else { return 0 }
     var found = 0
     for versions in mirror.versions.values where versions.count > 2 {
       let graph = VersionGraph(versions)

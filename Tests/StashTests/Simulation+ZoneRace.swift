@@ -52,10 +52,10 @@ extension Simulation {
   mutating func startZoneRace() throws {
     let index = devices.count - 1
     let device = devices[index]
-    try open(device).enableSync(cloud: device.view.path)
+    try open(device).folder.enableSync(cloud: device.view.path)
     try restart(device)
     try add(on: device)
-    _ = try open(device).sync()
+    _ = try open(device).folder.sync()
     race = ZoneRace(racer: index, keys: Set(try open(device).items().map(\.record.key)))
     totals.heal.zoneRaces += 1
   }
@@ -74,7 +74,7 @@ extension Simulation {
 
   /// The zone of a device's mirror.
   func zone(of device: SimulatedDevice) -> String? {
-    device.process?.mirror.store?.content.zone
+    device.process?.folder.mirror.store?.content.zone
   }
 
   /// The person says both zones are one inventory: every device not in the first device's
@@ -101,7 +101,7 @@ extension Simulation {
       try deliver(from: devices[0].view, to: device.view)
       let folder = try restart(device)
       do {
-        let joined = try folder.joinZone(String(target.prefix(8)))
+        let joined = try folder.folder.joinZone(String(target.prefix(8)))
         if joined.zone != target { problems.append("6: joined \(joined.zone), not \(target)") }
         totals.heal.zoneJoins += 1
       } catch {
@@ -120,7 +120,7 @@ extension Simulation {
     let mine = zone(of: device)
     var others = Set<String>()
     for other in devices where other !== device && zone(of: other) != mine {
-      if let id = other.process?.deviceID { others.insert(id.rawValue) }
+      if let id = other.process?.folder.deviceID { others.insert(id.rawValue) }
     }
     let segments = try files(in: device.view).filter { path in
       let parts = path.split(separator: "/")
@@ -138,7 +138,7 @@ extension Simulation {
         }
       }
     }
-    let content = folder.content
+    let content = folder.folder.content
     let foreign =
       mine == zone(of: devices[race.racer])
       ? shared.map { RecordKey(model: "item", id: $0) } : Array(race.keys)

@@ -161,24 +161,24 @@ struct Simulation {
     // The README's advice: set sync up on one device, let the folder reach the others. Some
     // seeds break it: the last device syncs its own empty view first (a zone race).
     let first = try open(devices[0])
-    try first.enableSync(cloud: devices[0].view.path)
-    _ = try restart(devices[0]).sync()
+    try first.folder.enableSync(cloud: devices[0].view.path)
+    _ = try restart(devices[0]).folder.sync()
     if Int.random(in: 0..<5, using: &random) == 0 { try startZoneRace() }
     for (index, device) in devices.enumerated().dropFirst() where index != race?.racer {
       try FileManager.default.copyItem(
         at: devices[0].view.appendingPathComponent("zone.json"),
         to: device.view.appendingPathComponent("zone.json"))
-      try open(device).enableSync(cloud: device.view.path)
+      try open(device).folder.enableSync(cloud: device.view.path)
       _ = try restart(device)
     }
     // Three items every device has: most edits land on them, which is where devices disagree.
     for _ in 0..<3 { try add(on: devices[0]) }
     shared = devices[0].process!.items().map(\.id)
-    _ = try open(devices[0]).sync()
+    _ = try open(devices[0]).folder.sync()
     for device in devices.dropFirst() {
       try deliver(from: devices[0].view, to: device.view)
       if devices.firstIndex(where: { $0 === device }) == race?.racer { try meetZones(device) }
-      _ = try open(device).sync()
+      _ = try open(device).folder.sync()
     }
   }
 
@@ -254,7 +254,7 @@ struct Simulation {
       case 97..<98: try cloneDevice()
       case 98..<99: try restore()
       default:
-        let withConflicts = try devices.filter { !(try open($0).conflicts().isEmpty) }
+        let withConflicts = try devices.filter { !(try open($0).folder.conflicts().isEmpty) }
         try resolve(on: withConflicts.randomElement(using: &random) ?? device)
       }
       checkNoSilentLoss()
@@ -328,11 +328,11 @@ struct Simulation {
     do {
       // As the CLI syncs: a new process, opened as cheaply as the sync state allows.
       let report = try syncAsTheCLI(device)
-      try folder.refresh()
+      try folder.folder.refresh()
       totals.syncs += 1
       totals.conflicts += report.newConflicts.count
       totals.merges += report.merged
-      let recorded = folder.conflicts().filter { report.newConflicts.contains($0.id) }
+      let recorded = folder.folder.conflicts().filter { report.newConflicts.contains($0.id) }
       totals.fieldConflicts += recorded.filter { !$0.fields.isEmpty }.count
       // 4. Idempotence: syncing again with nothing new changes nothing. When the sync seal
       // says nothing changed, the sync it lets the CLI skip must report what a full one does.
@@ -351,7 +351,7 @@ struct Simulation {
       try checkZoneRace(device, folder, report)
       try checkPhotos(device, folder, report)
       // A person often settles a conflict as soon as it shows up.
-      if !quiescing && !folder.conflicts().isEmpty && Bool.random(using: &random) {
+      if !quiescing && !folder.folder.conflicts().isEmpty && Bool.random(using: &random) {
         try resolve(on: device)
       }
     } catch {

@@ -15,17 +15,17 @@ import Testing
       try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
       let files = HookedFileSystem()
       let home = folder.appendingPathComponent("home")
-      try openDevice(home, fileSystem: files).enableSync(cloud: cloud.path)
+      try openDevice(home, fileSystem: files).folder.enableSync(cloud: cloud.path)
       let device = try openDevice(home, fileSystem: files)
       try device.addItem(Item(name: "Koleston", quantity: 5, createdAt: epoch))
       let unlocked = Mutex<[String]>([])
-      let lock = device.lock
+      let lock = device.folder.lock
       let watch: @Sendable (String) -> Void = { path in
         if path.hasPrefix(cloud.path), !lock.isHeld { unlocked.withLock { $0.append(path) } }
       }
       files.beforeListing(watch)
       files.beforePublish(watch)
-      let report = try device.sync()
+      let report = try device.folder.sync()
       #expect(report.versionsExported == 1)
       #expect(unlocked.withLock { $0 } == [], "touched the shared folder without the lock")
     }
@@ -40,25 +40,25 @@ import Testing
       let cloud = folder.appendingPathComponent("cloud")
       try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
       let aHome = folder.appendingPathComponent("a")
-      try openDevice(aHome).enableSync(cloud: cloud.path)
+      try openDevice(aHome).folder.enableSync(cloud: cloud.path)
       let a = try openDevice(aHome)
       try a.addItem(Item(name: "Koleston", quantity: 5, createdAt: epoch))
-      _ = try a.sync()
+      _ = try a.folder.sync()
 
       let files = FaultInjectingFileSystem()
       let bHome = folder.appendingPathComponent("b")
-      try openDevice(bHome, fileSystem: files).enableSync(cloud: cloud.path)
+      try openDevice(bHome, fileSystem: files).folder.enableSync(cloud: cloud.path)
       let b = try openDevice(bHome, fileSystem: files)
-      _ = b.mirror  // the mirror opens before the fault is armed
+      _ = b.folder.mirror  // the mirror opens before the fault is armed
       files.inject(.writeTo(suffix: "/default.store"))
-      let report = try b.sync()
+      let report = try b.folder.sync()
       #expect(report.versionsImported == 1)
       let failure = try #require(report.passFailure)
       #expect(failure.contains("the local store was not changed"), "\(failure)")
       #expect(!failure.contains("nothing was changed"))
       #expect(b.items().isEmpty)
       files.clearFaults()
-      _ = try b.sync()
+      _ = try b.folder.sync()
       #expect(b.items().map(\.name) == ["Koleston"], "the next sync applies it")
     }
   }

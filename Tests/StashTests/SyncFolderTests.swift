@@ -195,7 +195,7 @@ struct NotePair {
       session.enterBackground()
       #expect(session.flush() == .inBackground)
       #expect(a.mirror.store?.content.leafSnapshot(of: note.record.key) == nil)
-      #expect(session.enterForeground() == .ran(.keys([note.record.key])))
+      #expect(session.enterForeground() == .ran([note.record.key]))
       #expect(a.mirror.store?.content.leafSnapshot(of: note.record.key) == note.record.snapshotHash)
       #expect(try session.sync().versionsExported == 1)
     }

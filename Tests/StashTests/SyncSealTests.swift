@@ -21,11 +21,11 @@ import Testing
       cloud = folder.appendingPathComponent("cloud")
       home = folder.appendingPathComponent("a")
       try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
-      try openDevice(home).enableSync(cloud: cloud.path)
+      try openDevice(home).folder.enableSync(cloud: cloud.path)
       let a = try openDevice(home)
       try a.addItem(Item(name: "Koleston", quantity: 5, createdAt: epoch))
       try a.addItem(Item(name: "Batteries", quantity: 12, createdAt: epoch))
-      _ = try a.sync()
+      _ = try a.folder.sync()
     }
 
     /// The sync state, which holds the seal.
@@ -57,8 +57,8 @@ import Testing
     /// A second device synced through the same shared folder (it exports nothing new).
     func secondDevice(_ name: String = "b") throws -> URL {
       let home = folder.appendingPathComponent(name)
-      try openDevice(home).enableSync(cloud: cloud.path)
-      _ = try openDevice(home).sync()
+      try openDevice(home).folder.enableSync(cloud: cloud.path)
+      _ = try openDevice(home).folder.sync()
       return home
     }
   }
@@ -110,7 +110,7 @@ import Testing
       let setup = try Setup(folder)
       let b = try openDevice(try setup.secondDevice())
       _ = try b.consume("Batteries", count: 2)
-      _ = try b.sync()
+      _ = try b.folder.sync()
       #expect(try setup.shortcut() == nil)
       let full = try setup.fullSync()
       #expect(full.versionsImported == 1 && full.appliedLocally == 1)

@@ -93,7 +93,7 @@ func expectUsable(
   // Through a run, so that each device syncs through this root's shared folder.
   let run = Workload.Run(workload: workload, root: root, fileSystem: POSIXFileSystem())
   for device in Workload.Device.allCases + Workload.Device.allCases {
-    let report = try run.open(device).sync()
+    let report = try run.open(device).folder.sync()
     #expect(
       report.rejectedSegments.isEmpty, "\(context): \(device): \(report.rejectedSegments)",
       sourceLocation: sourceLocation)

@@ -24,10 +24,10 @@ import Testing
       phoneCloud = folder.appendingPathComponent("cloud-phone")
       for (home, cloud, item) in [(mac, macCloud, items.mac), (phone, phoneCloud, items.phone)] {
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
-        try openDevice(home).enableSync(cloud: cloud.path)
+        try openDevice(home).folder.enableSync(cloud: cloud.path)
         let device = try openDevice(home)
         try device.addItem(item)
-        _ = try device.sync()
+        _ = try device.folder.sync()
       }
       try spread()
     }
@@ -51,7 +51,7 @@ import Testing
     }
 
     func zone(of home: URL) throws -> String {
-      try #require(try openDevice(home).mirror.store?.content.zone)
+      try #require(try openDevice(home).folder.mirror.store?.content.zone)
     }
   }
 
@@ -66,7 +66,7 @@ import Testing
           Item(name: "Blondor", quantity: 3, createdAt: epoch)
         ))
       let mac = try openDevice(race.mac)
-      let mirror = try #require(mac.mirror.store)
+      let mirror = try #require(mac.folder.mirror.store)
       let phoneSegments = try FileManager.default.subpathsOfDirectory(
         atPath: race.macCloud.path + "/devices"
       ).filter { $0.hasSuffix(".jsonl") }.map { "devices/" + $0 }
@@ -75,10 +75,10 @@ import Testing
       try mirror.update { _, transaction in
         for path in phoneSegments { transaction.markRead(segment: path) }
       }
-      let reported = try openDevice(race.mac).sync()
+      let reported = try openDevice(race.mac).folder.sync()
       #expect(reported.otherZones.first?.segments == phoneSegments, "\(reported.otherZones)")
-      _ = try openDevice(race.mac).joinZone(try race.zone(of: race.phone))
-      _ = try openDevice(race.mac).sync()
+      _ = try openDevice(race.mac).folder.joinZone(try race.zone(of: race.phone))
+      _ = try openDevice(race.mac).folder.sync()
       #expect(Set(try openDevice(race.mac).items().map(\.name)) == ["Koleston", "Blondor"])
     }
   }
@@ -94,24 +94,26 @@ import Testing
           Item(id: id, name: "Shelf one", quantity: 5, notes: "mac", createdAt: epoch),
           Item(id: id, name: "Shelf one", quantity: 5, notes: "phone", createdAt: epoch)
         ))
-      _ = try openDevice(race.mac).joinZone(try race.zone(of: race.phone))
+      _ = try openDevice(race.mac).folder.joinZone(try race.zone(of: race.phone))
       for _ in 0..<2 {
-        for home in [race.mac, race.phone] { _ = try openDevice(home).sync() }
+        for home in [race.mac, race.phone] { _ = try openDevice(home).folder.sync() }
         try race.spread()
       }
       var notes = Set<String>()
       for home in [race.mac, race.phone] {
         let device = try openDevice(home)
-        var kept = device.conflicts().flatMap { $0.sides.compactMap(\.snapshot?.record) }
-        kept += device.content?.rows(for: RecordKey(model: "item", id: id)).map(\.record) ?? []
-        kept += (device.mirror.store?.content.versions[RecordKey(model: "item", id: id)] ?? [:])
+        var kept = device.folder.conflicts().flatMap { $0.sides.compactMap(\.snapshot?.record) }
+        kept +=
+          device.folder.content?.rows(for: RecordKey(model: "item", id: id)).map(\.record) ?? []
+        kept +=
+          (device.folder.mirror.store?.content.versions[RecordKey(model: "item", id: id)] ?? [:])
           .values.compactMap(\.snapshot.record)
         for record in kept {
           if case .string(let text)? = record[field: "notes"] { notes.insert(text) }
         }
         #expect(
-          !device.conflicts().isEmpty
-            || device.content?.row(for: RecordKey(model: "item", id: id)) != nil)
+          !device.folder.conflicts().isEmpty
+            || device.folder.content?.row(for: RecordKey(model: "item", id: id)) != nil)
       }
       #expect(notes.isSuperset(of: ["mac", "phone"]), "\(notes)")
     }

@@ -110,10 +110,10 @@ extension Workload {
       guard syncsAsTheCLI else {
         // Without a sync state, nothing but the full sync runs.
         try? FileManager.default.removeItem(atPath: Workload.home(device, in: root) + "/sync.state")
-        return try folder.sync()
+        return try folder.folder.sync()
       }
       // The running process catches up with what the other instance wrote, whatever happens.
-      defer { try? folder.refresh() }
+      defer { try? folder.folder.refresh() }
       let report = try DeviceFolder.sync(
         at: Workload.home(device, in: root), options: options(device))
       if !report.ranWhole { lighterSyncs += 1 }
@@ -162,7 +162,7 @@ extension Workload {
         let ref = photo ? try folder.storePhoto(at: Workload.photo(name, in: root)) : nil
         try folder.addItem(
           Item(
-            id: folder.newIdentifier(), name: name, quantity: quantity, photo: ref,
+            id: folder.folder.newIdentifier(), name: name, quantity: quantity, photo: ref,
             createdAt: clock.tick()))
       case .consume(let name, let count):
         guard let item = try? folder.item(name), item.quantity >= count else { return .skipped }
@@ -182,8 +182,8 @@ extension Workload {
         let report = try sync(device, folder)
         if let failure = report.passError ?? report.exportError { throw failure }
       case .resolve:
-        guard let conflict = folder.conflicts().first else { return .skipped }
-        try folder.resolveConflict(conflict.id.rawValue, keep: .local)
+        guard let conflict = folder.folder.conflicts().first else { return .skipped }
+        try folder.folder.resolveConflict(conflict.id.rawValue, keep: .local)
       case .restart:
         break
       case .edit(let name, let notes):
@@ -212,8 +212,8 @@ extension Workload.Run {
     let home = Workload.home(device, in: root)
     switch action {
     case .compact:
-      try folder.local?.compact()
-      try folder.mirror.store?.file.compact()
+      try folder.folder.local?.compact()
+      try folder.folder.mirror.store?.file.compact()
     case .damageTails:
       for (name, tail) in [
         ("default.store", #"{"crc":"00000000","tx":1,"commit":1}"# + "\n"),
@@ -230,7 +230,7 @@ extension Workload.Run {
       forget(device)
       if report.isDamaged { throw ModelError("the repair left damage: \(report.findings)") }
     case .newIdentity:
-      _ = try folder.takeNewIdentity()
+      _ = try folder.folder.takeNewIdentity()
     default:
       break
     }

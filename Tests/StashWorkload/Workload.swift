@@ -201,7 +201,7 @@ public struct Workload: Sendable {
     let run = Run(workload: self, root: root, fileSystem: POSIXFileSystem())
     for device in Device.allCases {
       let folder = try run.open(device, creating: true)
-      try folder.enableSync(cloud: Self.cloud(in: root))
+      try folder.folder.enableSync(cloud: Self.cloud(in: root))
     }
   }
 }

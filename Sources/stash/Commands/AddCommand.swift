@@ -21,7 +21,7 @@ enum AddCommand: StashHandler {
       notes: arguments[CommandTable.notes] ?? "",
       lowStockThreshold: arguments[CommandTable.lowStock],
       barcode: arguments[CommandTable.barcode].nonEmpty,
-      createdAt: current.clock())
+      createdAt: current.folder.clock())
     if let place {
       item.locationID = try current.location(place).id
     }

@@ -8,7 +8,7 @@ enum ConflictsCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForReading()
-    let conflicts = device.conflicts()
+    let conflicts = device.folder.conflicts()
     if session.wantsJSON {
       session.output.json(.array(conflicts.map { ConflictView.summaryJSON($0, device: device) }))
     } else if conflicts.isEmpty {
@@ -26,7 +26,7 @@ enum ConflictsShowCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForReading()
-    let conflict = try device.conflict(arguments[CommandTable.conflictID])
+    let conflict = try device.folder.conflict(arguments[CommandTable.conflictID])
     if session.wantsJSON {
       session.output.json(ConflictView.fullJSON(conflict, device: device))
     } else {
@@ -53,7 +53,8 @@ enum ConflictsResolveCommand: StashHandler {
         path: path, rootName: CommandTable.root.name)
     }
     let device = try session.openForReading()
-    let conflict = try device.resolveConflict(arguments[CommandTable.conflictID], keep: choice)
+    let conflict = try device.folder.resolveConflict(
+      arguments[CommandTable.conflictID], keep: choice)
     if session.wantsJSON {
       session.output.json(ConflictView.fullJSON(conflict, device: device))
     } else {

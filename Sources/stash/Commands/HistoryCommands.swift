@@ -27,7 +27,7 @@ enum UndoCommand: StashHandler {
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForReading()
     let text = arguments[CommandTable.historyItem]
-    guard device.hasInventory else {
+    guard device.folder.hasInventory else {
       throw StashError.refused("No item named '\(text)'; the inventory is empty")
     }
     let outcome = try device.undo(text)

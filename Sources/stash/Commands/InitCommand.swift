@@ -20,14 +20,14 @@ enum InitCommand: StashHandler {
     let existing = try session.openForReading(migrating: false)
     let device = try session.openForWriting(
       reusing: existing, deviceName: name, announce: false)
-    let id = device.deviceID?.rawValue ?? ""
-    let deviceName = device.settings.name
+    let id = device.folder.deviceID?.rawValue ?? ""
+    let deviceName = device.folder.settings.name
     if session.wantsJSON {
       session.output.json([
         "home": .string(session.home), "device": .string(id), "name": .string(deviceName),
-        "created": .bool(device.wasCreated),
+        "created": .bool(device.folder.wasCreated),
       ])
-    } else if device.wasCreated {
+    } else if device.folder.wasCreated {
       session.output.line(
         "Created the device folder '\(session.home)' for device '\(deviceName)' (\(id))")
     } else {

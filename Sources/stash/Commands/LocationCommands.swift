@@ -11,7 +11,7 @@ enum LocationAddCommand: StashHandler {
     let location = Location(
       name: arguments[CommandTable.locationName], latitude: arguments[CommandTable.latitude],
       longitude: arguments[CommandTable.longitude], radius: arguments[CommandTable.radius],
-      notes: arguments[CommandTable.notes] ?? "", createdAt: current.clock())
+      notes: arguments[CommandTable.notes] ?? "", createdAt: current.folder.clock())
     try location.validate()
     let device = try session.openForWriting(reusing: current)
     try device.addLocation(location)

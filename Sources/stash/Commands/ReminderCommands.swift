@@ -17,7 +17,7 @@ enum ReminderAddCommand: StashHandler {
     let reminder = Reminder(
       locationID: location.id, itemID: item?.id, message: arguments[CommandTable.message],
       trigger: arguments[CommandTable.trigger].flatMap(ReminderTrigger.init(rawValue:)) ?? .arrive,
-      isEnabled: !arguments[CommandTable.disabled], createdAt: device.clock())
+      isEnabled: !arguments[CommandTable.disabled], createdAt: device.folder.clock())
     try device.addReminder(reminder)
     ReminderView.report("Added reminder", reminder, device: device, session: session)
     return ExitStatus.done

@@ -142,19 +142,19 @@ enum SyncEnableCommand: StashHandler {
     // or key leaves no device folder behind.
     let keys = try keyFile.map(KeyInput.keys(from:))
     let reading = try session.openForReading()
-    try reading.checkSharedFolder(cloud)
-    if let keys { try reading.checkFolderKeys(keys, at: cloud) }
-    if encrypt { try reading.checkNewEncryptedFolder(cloud) }
+    try reading.folder.checkSharedFolder(cloud)
+    if let keys { try reading.folder.checkFolderKeys(keys, at: cloud) }
+    if encrypt { try reading.folder.checkNewEncryptedFolder(cloud) }
     let device = try session.openForWriting(reusing: reading)
     var keyReport: KeyChangeReport?
     if let keys {
-      keyReport = try device.addFolderKeys(keys, cloud: cloud)
+      keyReport = try device.folder.addFolderKeys(keys, cloud: cloud)
     } else if encrypt {
-      keyReport = try device.enableEncryptedSync(cloud: cloud)
+      keyReport = try device.folder.enableEncryptedSync(cloud: cloud)
     } else {
-      try device.enableSync(cloud: cloud)
+      try device.folder.enableSync(cloud: cloud)
     }
-    let folder = device.settings.cloudFolder ?? ""
+    let folder = device.folder.settings.cloudFolder ?? ""
     if let keyReport {
       if session.wantsJSON {
         session.output.json(KeyInput.json(keyReport, folder: folder))
@@ -185,11 +185,11 @@ enum SyncDisableCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForReading()
-    let wasOn = device.hasInventory && device.settings.cloudFolder != nil
-    if device.hasInventory { try device.disableSync() }
+    let wasOn = device.folder.hasInventory && device.folder.settings.cloudFolder != nil
+    if device.folder.hasInventory { try device.folder.disableSync() }
     if session.wantsJSON {
       session.output.json(["sync": .string("off"), "wasOn": .bool(wasOn)])
-    } else if !device.hasInventory {
+    } else if !device.folder.hasInventory {
       session.output.line("Sync is already off")
     } else {
       session.output.line("Sync is off from the next run; the inventory on this device stays")

@@ -11,10 +11,10 @@ enum SyncNewIdentityCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForReading()
-    guard device.hasInventory else {
+    guard device.folder.hasInventory else {
       throw StashError.refused("'\(session.home)' has no inventory yet; nothing to rename")
     }
-    let report = try device.takeNewIdentity()
+    let report = try device.folder.takeNewIdentity()
     if session.wantsJSON {
       session.output.json([
         "previous": .string(report.previous.rawValue), "device": .string(report.current.rawValue),

@@ -9,7 +9,7 @@ enum SyncJoinZoneCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForSyncing()
-    let report = try device.joinZone(arguments[CommandTable.zone])
+    let report = try device.folder.joinZone(arguments[CommandTable.zone])
     if session.wantsJSON {
       session.output.json([
         "zone": .string(report.zone), "previousZone": .string(report.previous),

@@ -69,13 +69,13 @@ enum SyncAddKeyCommand: StashHandler {
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let keys = try KeyInput.keys(from: arguments[CommandTable.keyFile])
     let reading = try session.openForReading()
-    guard let folder = reading.settings.cloudFolder else {
+    guard let folder = reading.folder.settings.cloudFolder else {
       throw StashError(
         .refused, "No shared folder is set; turn sync on with one", hint: .enableSync)
     }
-    try reading.checkFolderKeys(keys, at: folder)
+    try reading.folder.checkFolderKeys(keys, at: folder)
     let device = try session.openForWriting(reusing: reading)
-    let report = try device.addFolderKeys(keys, cloud: nil)
+    let report = try device.folder.addFolderKeys(keys, cloud: nil)
     if session.wantsJSON {
       session.output.json(KeyInput.json(report, folder: folder))
     } else {
@@ -96,10 +96,10 @@ enum SyncRotateKeyCommand: StashHandler {
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     // Refused before anything is created: no shared folder, or no key here.
     let reading = try session.openForReading()
-    try reading.checkRotation()
+    try reading.folder.checkRotation()
     let device = try session.openForWriting(reusing: reading)
-    let report = try device.rotateFolderKey()
-    let folder = device.settings.cloudFolder ?? ""
+    let report = try device.folder.rotateFolderKey()
+    let folder = device.folder.settings.cloudFolder ?? ""
     if session.wantsJSON {
       session.output.json(KeyInput.json(report, folder: folder))
     } else {

@@ -9,7 +9,7 @@ enum SyncStatusCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForReading()
-    let status = device.syncStatus()
+    let status = device.folder.syncStatus()
     let overview = device.syncOverview(leavingOut: status.otherZones)
     if session.wantsJSON {
       session.output.json(json(status, overview, device: device))
@@ -33,7 +33,8 @@ enum SyncStatusCommand: StashHandler {
     if status.savedEntitlement != status.entitlementInEffect {
       lines.append("From the next run: \(status.savedEntitlement.rawValue)")
     }
-    lines.append("This device: \(device.settings.name) (\(device.deviceID?.rawValue ?? "-"))")
+    lines.append(
+      "This device: \(device.folder.settings.name) (\(device.folder.deviceID?.rawValue ?? "-"))")
     lines.append("Shared folder: \(status.cloudFolder ?? "-")")
     if let encryption = status.encryption { lines += encryptionLines(encryption) }
     switch status.mirror {
@@ -108,8 +109,8 @@ enum SyncStatusCommand: StashHandler {
     var object: JSONObject = [
       "on": .bool(isOn(status)),
       "device": .object([
-        "id": device.deviceID.map { .string($0.rawValue) } ?? .null,
-        "name": .string(device.settings.name),
+        "id": device.folder.deviceID.map { .string($0.rawValue) } ?? .null,
+        "name": .string(device.folder.settings.name),
       ]),
       "entitlement": .string(status.entitlementInEffect.rawValue),
       "savedEntitlement": .string(status.savedEntitlement.rawValue),

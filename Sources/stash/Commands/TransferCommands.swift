@@ -45,7 +45,7 @@ enum ImportCommand: StashHandler {
     let file = try DeviceFolder.readImport(
       at: arguments[CommandTable.file],
       format: arguments[CommandTable.importFormat].flatMap(TransferFormat.init(rawValue:)),
-      now: reading.clock())
+      now: reading.folder.clock())
     let device = try session.openForWriting(reusing: reading)
     let progress = ProgressLine("Importing", environment: session.environment)
     let report: ImportReport

@@ -16,7 +16,7 @@ enum ConflictView {
   /// One side in a few words: `this device 1a2b3c4d5e6f`, `salon-iphone deleted 9f8e7d6c5b4a`,
   /// `the shared folder absent`.
   static func side(_ side: ConflictSide, device: DeviceFolder) -> String {
-    let who = device.sideName(side)
+    let who = device.folder.sideName(side)
     guard let snapshot = side.snapshot else { return "\(who) absent" }
     let deleted = snapshot.isTombstone ? "deleted " : ""
     return "\(who) \(deleted)\(snapshot.hash.short)"
@@ -40,7 +40,7 @@ enum ConflictView {
   /// `--json`).
   static func details(_ conflict: SyncConflict, device: DeviceFolder) -> [String] {
     var lines = [
-      "Conflict \(conflict.id) on \(record(conflict))", device.explanation(of: conflict),
+      "Conflict \(conflict.id) on \(record(conflict))", device.folder.explanation(of: conflict),
     ]
     var header: [(String, String)] = [("kind", conflict.kind.rawValue)]
     if !conflict.fields.isEmpty {
@@ -63,10 +63,10 @@ enum ConflictView {
         state = "deleted on \(Format.time(tombstone.deletedAt)), hash \(tombstone.hash.short)"
       case .record(let record)?: state = "hash \(record.snapshotHash.short)"
       }
-      sideRows.append(("\(index + 1). \(device.sideName(side))", state))
+      sideRows.append(("\(index + 1). \(device.folder.sideName(side))", state))
     }
     lines += aligned(sideRows, indent: "  ")
-    let differences = device.differences(in: conflict)
+    let differences = device.folder.differences(in: conflict)
     if !differences.isEmpty {
       lines.append("")
       var table = TextTable(headers: ["FIELD"] + conflict.sides.indices.map { "SIDE \($0 + 1)" })
@@ -131,7 +131,7 @@ enum ConflictView {
     var object: JSONObject = [
       "origin": .string(side.origin.rawValue),
       "author": side.author.map { .string($0.rawValue) } ?? .null,
-      "holder": .string(device.sideName(side)),
+      "holder": .string(device.folder.sideName(side)),
       "hash": side.snapshot.map { .string($0.hash.hex) } ?? .null,
       "state": .string(side.snapshot.map { $0.isTombstone ? "deleted" : "live" } ?? "absent"),
     ]

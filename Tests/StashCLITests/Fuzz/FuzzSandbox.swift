@@ -80,7 +80,7 @@ struct FuzzSandbox {
 
     let synced = try DeviceFolder.open(at: root + "/synced", options: options)
     try synced.addItem(Item(name: "Soap", quantity: 2, createdAt: Self.epoch))
-    try synced.enableSync(cloud: root + "/cloud")
+    try synced.folder.enableSync(cloud: root + "/cloud")
 
     try Data("name,quantity\n\u{1}\u{FF}\n".utf8).write(
       to: URL(fileURLWithPath: root + "/cwd/bad.csv"))
