@@ -153,7 +153,9 @@ import Testing
       let cloud = root.appendingPathComponent("cloud")
       try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
       let (a, b) = (root.appendingPathComponent("a"), root.appendingPathComponent("b"))
-      for folder in [a, b] { try DigestSectionTests.open(folder).folder.enableSync(cloud: cloud.path) }
+      for folder in [a, b] {
+        try DigestSectionTests.open(folder).folder.enableSync(cloud: cloud.path)
+      }
       let first = try DigestSectionTests.open(a)
       try first.folder.local!.update("the items") { _, transaction in
         for index in 0..<2500 {
