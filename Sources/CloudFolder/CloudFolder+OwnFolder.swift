@@ -146,9 +146,10 @@ extension CloudFolder {
     return survey
   }
 
-  /// Whether a file name is a finished segment: temporary and partial names are not.
+  /// Whether a file name is a finished segment: temporary and partial names (`.*`, `~*`,
+  /// and every spelling ``TemporaryName/isTemporary(_:)`` knows) are not.
   static func isSegmentName(_ name: String) -> Bool {
-    !name.hasPrefix(".") && !name.hasPrefix("~") && !name.hasSuffix(".tmp")
+    !name.hasPrefix(".") && !name.hasPrefix("~") && !TemporaryName.isTemporary(name)
       && name.hasSuffix(".jsonl")
   }
 

@@ -325,7 +325,7 @@ enum SideFile {
 
   init?(name: String) {
     for store in [LocalStore.fileName, MirrorStore.fileName] {
-      guard name.hasPrefix(store + "."), !name.hasSuffix(".tmp") else { continue }
+      guard name.hasPrefix(store + "."), !TemporaryName.isTemporary(name) else { continue }
       let rest = name.dropFirst(store.count + 1)
       if rest.hasPrefix("damaged-rows-") {
         self = .damagedRows

@@ -31,7 +31,7 @@ import Testing
       // The workload compacts both stores and stores photos (renames), and publishes segments
       // and shared photos (links: nothing in the shared folder is ever replaced).
       let renames = reference.calls.filter { $0.operation == .rename }.map(\.path)
-      for kind in [".store.tmp -> ", "/.tmp-"] {
+      for kind in [".store.tmp -> ", "/blobs/."] {
         #expect(renames.contains { $0.contains(kind) }, "no '\(kind)' in \(renames)")
       }
       let links = reference.calls.filter { $0.operation == .link }.map(\.path)

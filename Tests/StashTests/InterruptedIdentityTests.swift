@@ -31,7 +31,8 @@ import Testing
       try second.resolveConflict(conflict.id.rawValue, keep: .local)
       #expect(try second.item("Soap").quantity == 4)
       // The second rewrite fails: the mirror has the new id, the local store the old one.
-      files.inject(.writeTo(suffix: "default.store.new-identity.tmp"))
+      // (The header goes to a temporary name of the new store's own temporary name.)
+      files.inject(.writeTo(suffix: "default.store.new-identity.tmp.tmp"))
       #expect(throws: StashError.self) { try second.takeNewIdentity() }
       #expect(files.allFaultsFired)
 

@@ -39,7 +39,8 @@ public struct BlobStore: Sendable {
     if case .present = check(ref) { return ref }
     do throws(FileSystemError) {
       try fileSystem.makeDirectory(folder)
-      let temporary = folder + "/.tmp-" + RecordID.make().rawValue
+      let temporary = TemporaryName.path(
+        for: path(for: ref.digest), unique: RecordID.make().rawValue)
       let descriptor = try fileSystem.open(temporary, .createNew)
       defer { fileSystem.close(descriptor) }
       do throws(FileSystemError) {

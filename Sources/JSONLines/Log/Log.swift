@@ -297,7 +297,7 @@ public final class Log {
   static func writeReplacing(
     path: String, bytes: [UInt8], durable: Bool = true, fileSystem: any FileSystem
   ) throws(FileSystemError) {
-    let temporary = path + ".tmp"
+    let temporary = TemporaryName.path(for: path)
     try fileSystem.removeFile(temporary)
     let descriptor = try fileSystem.open(temporary, .createNew)
     do throws(FileSystemError) {
