@@ -75,7 +75,8 @@ let package = Package(
       ],
       path: "Tests/StashWorkload"),
     .executableTarget(
-      name: "StashCrashChild", dependencies: ["StashWorkload", "JSONLines", "StashModel"],
+      name: "StashCrashChild",
+      dependencies: ["StashWorkload", "StashTestSupport", "JSONLines", "StashModel"],
       path: "Tests/StashCrashChild"),
     .testTarget(name: "StashModelTests", dependencies: ["StashModel", "JSONLines", "StashTestSupport"]),
     .testTarget(

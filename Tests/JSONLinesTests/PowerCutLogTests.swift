@@ -45,7 +45,7 @@ import Testing
     try withTemporaryFolder(inMemory: true) { folder in
       let root = folder.appendingPathComponent("root")
       try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-      let files = try PowerCutFileSystem(root: root.path)
+      let files = try ScriptedFileSystem(recordingPowerCutsUnder: root.path)
       let path = root.appendingPathComponent("a.store").path
       let log = try Log.create(at: path, header: testHeader, fileSystem: files)
       // The log's operations after each step (index 0: before the first).

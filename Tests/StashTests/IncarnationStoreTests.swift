@@ -52,7 +52,7 @@ import Testing
       let (home, item) = try original(in: folder)
       let copy = folder.appendingPathComponent("copy").path
       try FileManager.default.copyItem(atPath: home, toPath: copy)
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       files.inject(.rename, afterSkipping: skipping)
       var options = DeviceFolder.Options()
       options.fileSystem = files

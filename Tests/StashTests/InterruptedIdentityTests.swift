@@ -17,7 +17,7 @@ import Testing
       try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
       let (a, b) = (folder.appendingPathComponent("a"), folder.appendingPathComponent("b"))
       for home in [a, b] { try openDevice(home).enableSync(cloud: cloud.path) }
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let first = try openDevice(a)
       let second = try openDevice(b, fileSystem: files)
       try first.addItem(Item(name: "Soap", quantity: 5, createdAt: epoch))

@@ -58,7 +58,7 @@ import Testing
   @Test func anUnreadableMirrorFile() throws {
     try withTemporaryFolder { folder in
       _ = try subscribedDevice(folder) { _ in }
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       files.inject(.denyOpen(suffix: "/" + MirrorStore.fileName))
       try expectLocalWorks(folder, fileSystem: files, reportContains: "Permission denied")
     }

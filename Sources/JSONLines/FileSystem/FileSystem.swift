@@ -1,7 +1,7 @@
 /// The file operations the log and the stores need, as a seam for fault injection.
 ///
 /// `POSIXFileSystem` is the real implementation. Tests wrap it with one that fails or tears
-/// writes on cue (`FaultInjectingFileSystem` in `StashTestSupport`), instead of flipping
+/// writes on cue (`ScriptedFileSystem` in `StashTestSupport`), instead of flipping
 /// global switches.
 public protocol FileSystem: Sendable {
   /// Opens a file.

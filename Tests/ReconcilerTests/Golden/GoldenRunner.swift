@@ -32,7 +32,7 @@ struct GoldenRunner {
     )
     .split(separator: "\n").map { try GoldenStep(json: try JSONParser.parse(String($0))) }
 
-    let files = FaultInjectingFileSystem()
+    let files = ScriptedFileSystem()
     let lock = FolderLock(folder: work.path, fileSystem: files)
     let local = try LocalStore.open(
       folder: work.path, schemas: InventorySchemas.registry, lock: lock, fileSystem: files)
