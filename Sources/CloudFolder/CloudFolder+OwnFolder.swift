@@ -1,5 +1,6 @@
-public import JSONLines
+import JSONLines
 public import MirrorStore
+public import StashFiles
 public import StashModel
 
 /// Why this device must not export: another writer uses its folder in the shared folder.

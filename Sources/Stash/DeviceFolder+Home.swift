@@ -1,6 +1,7 @@
 public import Foundation
-public import JSONLines
+import JSONLines
 import LocalStore
+public import StashFiles
 
 #if canImport(Glibc)
   import Glibc

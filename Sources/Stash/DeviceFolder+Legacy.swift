@@ -1,3 +1,4 @@
+import StashBase
 public import StashModel
 
 extension DeviceFolder {

@@ -1,5 +1,6 @@
 public import JSONLines
 public import LocalStore
+public import StashFiles
 public import StashModel
 
 /// One device's inventory: a ``SyncFolder`` opened with the three inventory schemas, and the

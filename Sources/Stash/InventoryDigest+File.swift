@@ -1,4 +1,5 @@
 import JSONLines
+import StashBase
 public import StashModel
 
 /// `default.store.digest`: the digest's per-record entries and bucket hashes, kept beside the

@@ -1,6 +1,7 @@
 import JSONLines
 import LocalStore
 import MirrorStore
+import StashFiles
 public import StashModel
 
 /// What `stash sync new-identity` did.

@@ -1,6 +1,7 @@
-public import JSONLines
+import JSONLines
 import LocalStore
 import MirrorStore
+public import StashFiles
 public import StashModel
 import Synchronization
 

@@ -2,6 +2,7 @@ import Foundation
 public import JSONLines
 public import LocalStore
 public import MirrorStore
+public import StashFiles
 public import StashModel
 import Synchronization
 

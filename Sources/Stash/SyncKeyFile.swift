@@ -2,6 +2,7 @@ public import CloudFolder
 import Foundation
 import JSONLines
 public import StashCrypto
+import StashFiles
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import JSONLines
 import MirrorStore
+import StashFiles
 import StashModel
 
 /// `sync.state` beside the stores: what a sync keeps for the next one, derived and never

@@ -1,4 +1,5 @@
-public import StashModel
+public import StashBase
+import StashModel
 
 /// A key that seals and opens messages with XChaCha20-Poly1305 and a random nonce.
 ///

@@ -1,4 +1,5 @@
-public import JSONLines
+import JSONLines
+public import StashFiles
 
 /// One call a ``ScriptedFileSystem`` recorded; paths are relative to its root, files are
 /// numbered (a file keeps its number when it is renamed or linked).

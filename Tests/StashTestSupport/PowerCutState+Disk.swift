@@ -1,4 +1,5 @@
-public import JSONLines
+import JSONLines
+public import StashFiles
 
 extension PowerCutState {
   /// Writes the state's folders and files under `folder` (which must not exist yet).

@@ -1,4 +1,5 @@
-public import JSONLines
+import JSONLines
+public import StashFiles
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import JSONLines
+import StashFiles
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+public import StashFiles
 
 /// What follows a log's last commit, when anything does.
 ///

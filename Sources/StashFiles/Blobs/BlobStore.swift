@@ -1,3 +1,4 @@
+public import StashBase
 public import StashModel
 
 /// Immutable bytes kept beside the stores, named by their SHA-256: `blobs/<sha256>`.
