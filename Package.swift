@@ -52,7 +52,7 @@ let package = Package(
       ]),
     // ChaCha20-Poly1305, XChaCha20-Poly1305, HMAC and HKDF (SHA-256), the folder key and its
     // sync key text. Knows nothing of files or folders.
-    .target(name: "StashCrypto", dependencies: ["StashBase", "StashModel"]),
+    .target(name: "StashCrypto", dependencies: ["StashBase"]),
     // The facade other tools embed: a device folder, typed inventory, conflicts, sync.
     .target(
       name: "Stash",

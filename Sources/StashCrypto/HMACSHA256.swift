@@ -1,5 +1,4 @@
 import StashBase
-import StashModel
 
 /// HMAC with SHA-256 (RFC 2104; the test cases of RFC 4231), computed incrementally.
 ///

@@ -1,5 +1,4 @@
 public import StashBase
-import StashModel
 
 /// A key that seals and opens messages with XChaCha20-Poly1305 and a random nonce.
 ///

@@ -1,5 +1,4 @@
 import StashBase
-import StashModel
 
 /// The text form of a folder key that a person copies, keeps and types on another device.
 ///
