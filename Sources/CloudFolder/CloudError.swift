@@ -1,5 +1,6 @@
 public import JSONLines
 public import MirrorStore
+public import StashFiles
 
 /// Why the shared folder could not be used at all. The mirror is then unchanged.
 ///

@@ -1,7 +1,9 @@
 import Foundation
-public import JSONLines
+import JSONLines
 public import MirrorStore
+import StashBase
 import StashCrypto
+public import StashFiles
 public import StashModel
 
 /// What an export did.

@@ -1,6 +1,8 @@
-public import JSONLines
+import JSONLines
 public import MirrorStore
+import StashBase
 import StashCrypto
+public import StashFiles
 public import StashModel
 
 /// What an import did.

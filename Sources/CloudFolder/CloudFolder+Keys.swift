@@ -1,3 +1,4 @@
+import StashBase
 public import StashCrypto
 import StashModel
 

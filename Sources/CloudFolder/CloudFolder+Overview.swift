@@ -1,5 +1,6 @@
-public import JSONLines
+import JSONLines
 public import MirrorStore
+public import StashFiles
 public import StashModel
 
 /// What the shared folder holds, as `sync verify` and `sync status` compare it: the mirror

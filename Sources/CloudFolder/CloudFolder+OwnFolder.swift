@@ -1,5 +1,6 @@
-public import JSONLines
+import JSONLines
 public import MirrorStore
+public import StashFiles
 public import StashModel
 
 /// Why this device must not export: another writer uses its folder in the shared folder.
@@ -146,9 +147,10 @@ extension CloudFolder {
     return survey
   }
 
-  /// Whether a file name is a finished segment: temporary and partial names are not.
+  /// Whether a file name is a finished segment: temporary and partial names (`.*`, `~*`,
+  /// and every spelling ``TemporaryName/isTemporary(_:)`` knows) are not.
   static func isSegmentName(_ name: String) -> Bool {
-    !name.hasPrefix(".") && !name.hasPrefix("~") && !name.hasSuffix(".tmp")
+    !name.hasPrefix(".") && !name.hasPrefix("~") && !TemporaryName.isTemporary(name)
       && name.hasSuffix(".jsonl")
   }
 

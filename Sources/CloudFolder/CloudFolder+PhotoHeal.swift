@@ -1,6 +1,8 @@
-public import JSONLines
+import JSONLines
 public import MirrorStore
+import StashBase
 import StashCrypto
+public import StashFiles
 public import StashModel
 
 /// A photo that versions in the mirror name, that this device holds, and that the shared

@@ -1,5 +1,7 @@
 import JSONLines
 import MirrorStore
+import StashBase
+import StashFiles
 import StashModel
 
 /// A photo of the shared folder, as checked before it is used.

@@ -1,6 +1,7 @@
 import JSONLines
 import MirrorStore
 import StashCrypto
+import StashFiles
 import StashModel
 
 extension CloudFolder {

@@ -1,5 +1,7 @@
 import JSONLines
+import StashBase
 public import StashCrypto
+import StashFiles
 public import StashModel
 
 /// A rotation's key file, `keys/<K>.json`, as read (Fixtures/README.md, section 7):

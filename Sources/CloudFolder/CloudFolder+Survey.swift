@@ -1,5 +1,6 @@
-public import JSONLines
+import JSONLines
 public import MirrorStore
+public import StashFiles
 import StashModel
 
 /// What is waiting in the shared folder, and what stops this device from exporting, as

@@ -1,6 +1,8 @@
 import JSONLines
 import MirrorStore
+import StashBase
 import StashCrypto
+import StashFiles
 import StashModel
 
 /// The zone a device syncs in a shared folder, and what the folder's `zone.json` names.

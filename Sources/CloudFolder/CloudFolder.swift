@@ -20,8 +20,9 @@
 // sync, so one device's import, pass and export never interleave with another sync of it.
 
 import Foundation
-public import JSONLines
+import JSONLines
 import MirrorStore
+public import StashFiles
 import StashModel
 
 /// A shared folder that carries mirror versions between devices.

@@ -1,4 +1,5 @@
 import JSONLines
+import StashFiles
 import StashModel
 
 #if canImport(Glibc)
@@ -44,13 +45,11 @@ extension SharedFiles {
   ) throws(FileSystemError) -> Published {
     let parts = relative.split(separator: "/")
     let folder = parts.dropLast().joined(separator: "/")
-    let name = String(parts.last ?? "")
     if !folder.isEmpty, let (culprit, kind) = try makeFolders(folder) {
       return .unsafe(path: culprit, kind: kind)
     }
-    let prefix = folder.isEmpty ? "" : folder + "/"
-    let temporary = absolute(prefix + "." + name + "." + unique + ".tmp")
     let final = absolute(relative)
+    let temporary = TemporaryName.path(for: final, unique: unique)
     try writeNew(bytes, at: temporary)
     do {
       try fileSystem.link(temporary, to: final)

@@ -1,5 +1,7 @@
 import JSONLines
+import StashBase
 import StashCrypto
+import StashFiles
 import StashModel
 
 /// The photos of an encrypted shared folder.

@@ -1,4 +1,5 @@
 import JSONLines
+import StashFiles
 import StashModel
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import MirrorStore
+import StashBase
 import StashModel
 
 extension MirrorVersion {

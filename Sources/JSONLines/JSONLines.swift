@@ -5,9 +5,11 @@
 // This module owns the framing, the fsync discipline, the telling apart of a torn tail (a
 // stopped write) from a damaged last transaction (a changed byte, or a power cut that kept a
 // save's later page and lost an earlier one), their setting aside, refusal of damage before
-// the last transaction, compaction, the line-length limit, reading without writing (StoreAccess), and
-// the folder's advisory lock. It knows nothing of records or inventories: operations are JSON
-// objects that the stores give meaning to.
+// the last transaction, compaction, the line-length limit, reading without writing
+// (StoreAccess), the folder's advisory lock (its errors are the log's), and the one container
+// of derived files (`DerivedFile`, whose source names a store's log prefix; the checked blocks
+// it reads through, the file-system seam and the photos are StashFiles'). It knows nothing of
+// records or inventories: operations are JSON objects that the stores give meaning to.
 //
 // It must never drop a committed transaction, never return from a save before the bytes are
 // on stable storage, never write on after a failed write or fsync without checking the file

@@ -1,3 +1,4 @@
+public import StashBase
 public import StashModel
 
 /// A `put` line of the local store that is well framed and checksummed, but whose row cannot

@@ -1,3 +1,4 @@
+import StashBase
 public import StashModel
 
 /// The position of a row in the local store: its own identity, separate from the record id.

@@ -1,4 +1,5 @@
 public import JSONLines
+public import StashBase
 public import StashModel
 
 /// A live row of the local store: where it is, the record, and its snapshot hash.

@@ -1,4 +1,5 @@
 public import JSONLines
+public import StashFiles
 public import StashModel
 
 /// One committed change to a record in the local store's log.

@@ -1,4 +1,6 @@
 import JSONLines
+import StashBase
+import StashFiles
 public import StashModel
 
 extension LocalStore {

@@ -11,6 +11,8 @@
 // leaves the store (verifyHashes), not on open.
 
 public import JSONLines
+import StashBase
+public import StashFiles
 public import StashModel
 import Synchronization
 

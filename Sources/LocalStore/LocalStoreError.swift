@@ -1,4 +1,5 @@
 public import JSONLines
+import StashFiles
 public import StashModel
 
 /// Why the local store could not open, read or save.

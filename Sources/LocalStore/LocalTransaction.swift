@@ -1,3 +1,4 @@
+import StashBase
 public import StashModel
 
 /// The changes one save will write, built against the store's current content.

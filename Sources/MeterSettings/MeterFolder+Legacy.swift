@@ -1,4 +1,5 @@
 public import Stash
+import StashBase
 import StashModel
 
 extension MeterFolder {

@@ -1,4 +1,5 @@
 public import JSONLines
+public import StashBase
 public import StashModel
 
 /// One change to the mirror store: what a transaction's operation line says.

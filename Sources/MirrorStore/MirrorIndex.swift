@@ -1,5 +1,7 @@
 import Foundation
 import JSONLines
+import StashBase
+import StashFiles
 import StashModel
 
 /// The index beside `cloud.store` (`cloud.store.index`): for a known prefix of the mirror's

@@ -1,3 +1,4 @@
+public import StashBase
 public import StashModel
 
 extension MirrorVersion {

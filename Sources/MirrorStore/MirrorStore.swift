@@ -6,6 +6,8 @@
 // and must never import LocalStore.
 
 public import JSONLines
+import StashBase
+public import StashFiles
 public import StashModel
 import Synchronization
 

@@ -1,3 +1,4 @@
+import StashBase
 public import StashModel
 
 /// A version of the mirror's own file that cannot be trusted: its content does not match its

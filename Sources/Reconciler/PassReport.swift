@@ -1,3 +1,4 @@
+public import StashBase
 public import StashModel
 
 /// What one reconcile pass did, for `stash sync`, the coordinator and the golden fixtures.

@@ -1,6 +1,7 @@
 import JSONLines
 import LocalStore
 import MirrorStore
+import StashBase
 public import StashModel
 
 extension Reconciler {

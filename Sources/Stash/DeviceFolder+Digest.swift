@@ -2,6 +2,8 @@ import CloudFolder
 import JSONLines
 import LocalStore
 import MirrorStore
+import StashBase
+import StashFiles
 public import StashModel
 
 /// How one record differs between this device and the shared folder, as `sync verify` says.

@@ -1,6 +1,8 @@
 import JSONLines
 import LocalStore
 import MirrorStore
+import StashBase
+import StashFiles
 import StashModel
 
 extension DeviceFolder {
@@ -325,7 +327,7 @@ enum SideFile {
 
   init?(name: String) {
     for store in [LocalStore.fileName, MirrorStore.fileName] {
-      guard name.hasPrefix(store + "."), !name.hasSuffix(".tmp") else { continue }
+      guard name.hasPrefix(store + "."), !TemporaryName.isTemporary(name) else { continue }
       let rest = name.dropFirst(store.count + 1)
       if rest.hasPrefix("damaged-rows-") {
         self = .damagedRows

@@ -1,6 +1,7 @@
 public import Foundation
 package import JSONLines
 import LocalStore
+package import StashFiles
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,7 @@
 import CloudFolder
 import JSONLines
 import LocalStore
+import StashFiles
 public import StashModel
 
 extension DeviceFolder {

@@ -1,3 +1,4 @@
+import StashBase
 package import StashModel
 
 extension DeviceFolder {

@@ -1,6 +1,7 @@
 import JSONLines
 import LocalStore
 import MirrorStore
+import StashFiles
 import StashModel
 
 extension DeviceFolder {

@@ -1,5 +1,7 @@
 import JSONLines
 import LocalStore
+public import StashBase
+import StashFiles
 public import StashModel
 
 /// The formats `stash export` writes and `stash import` reads.

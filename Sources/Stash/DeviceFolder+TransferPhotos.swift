@@ -1,5 +1,7 @@
 import Foundation
 import JSONLines
+import StashBase
+import StashFiles
 public import StashModel
 
 /// An export's lines, and the items whose photo could not travel with them.

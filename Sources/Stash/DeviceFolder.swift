@@ -1,5 +1,6 @@
 import JSONLines
 import LocalStore
+import StashFiles
 import StashModel
 
 /// One device's inventory: a ``SyncFolder`` opened with the three inventory schemas, and the

@@ -1,4 +1,5 @@
 import JSONLines
+import StashFiles
 
 /// A file a person named on the command line (a photo, an export to import), read whole.
 ///

@@ -1,3 +1,5 @@
+import JSONLines
+import StashBase
 public import StashModel
 
 /// The digest section of the local index (`default.store.index`): the digest's per-record

@@ -1,3 +1,4 @@
+public import StashBase
 public import StashModel
 
 /// A Merkle-style digest of synced data: per model and overall, over every live record's and

@@ -1,4 +1,5 @@
 import CloudFolder
+import StashBase
 import StashModel
 
 /// Another zone in the shared folder: a zone race (two devices turned sync on with their own

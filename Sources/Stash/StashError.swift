@@ -3,6 +3,7 @@ public import JSONLines
 public import LocalStore
 import MirrorStore
 public import Reconciler
+public import StashFiles
 public import StashModel
 
 /// A failure a person can act on, with the category that decides the CLI's exit code.

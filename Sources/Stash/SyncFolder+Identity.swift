@@ -1,6 +1,7 @@
 import JSONLines
 import LocalStore
 import MirrorStore
+import StashFiles
 public import StashModel
 
 /// What `stash sync new-identity` did.
@@ -107,7 +108,7 @@ extension SyncFolder {
     var header = store.header
     header.deviceID = device
     header.version = Content.version
-    let temporary = store.path + ".new-identity"
+    let temporary = TemporaryName.path(for: store.path, unique: "new-identity")
     do throws(LogError) {
       do { try fileSystem.removeFile(temporary) } catch { throw .io(error) }
       let log = try Log.create(at: temporary, header: header, fileSystem: fileSystem)

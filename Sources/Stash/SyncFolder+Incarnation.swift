@@ -1,6 +1,7 @@
 package import JSONLines
 import LocalStore
 import MirrorStore
+package import StashFiles
 public import StashModel
 import Synchronization
 

@@ -1,5 +1,7 @@
 import JSONLines
-public import StashModel
+public import StashBase
+import StashFiles
+import StashModel
 
 /// What one legacy import did: how many records it wrote, from which file.
 public struct LegacyImport: Hashable, Sendable, CustomStringConvertible {

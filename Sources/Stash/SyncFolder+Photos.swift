@@ -1,5 +1,6 @@
 import CloudFolder
 import MirrorStore
+import StashBase
 import StashModel
 
 /// Photos the shared folder lacks: a sync tool may remove, rename (rclone bisync's

@@ -3,6 +3,7 @@ import JSONLines
 import LocalStore
 import MirrorStore
 import StashCrypto
+import StashFiles
 import StashModel
 
 /// The sync seal, kept in the sync state (`sync.state`, ``SyncState``): it lets a `stash sync`

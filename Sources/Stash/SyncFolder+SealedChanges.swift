@@ -2,6 +2,7 @@ import JSONLines
 import LocalStore
 import MirrorStore
 import Reconciler
+import StashFiles
 import StashModel
 
 /// What changed in the local store since a sync that left nothing to do: the records a sync

@@ -3,6 +3,7 @@ import JSONLines
 import LocalStore
 import MirrorStore
 import StashCrypto
+import StashFiles
 public import StashModel
 
 /// Where sync stands on this device.

@@ -2,6 +2,7 @@ import Foundation
 public import JSONLines
 package import LocalStore
 package import MirrorStore
+public import StashFiles
 public import StashModel
 import Synchronization
 

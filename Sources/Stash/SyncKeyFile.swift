@@ -1,6 +1,8 @@
 package import CloudFolder
 import Foundation
+import JSONLines
 public import StashCrypto
+import StashFiles
 
 #if canImport(Glibc)
   import Glibc
@@ -81,7 +83,8 @@ public enum SyncKeyFile {
   ///
   /// - Throws: ``StashError`` when it cannot be written (the old file then stays).
   static func write(_ keyring: FolderKeyring, to path: String) throws(StashError) {
-    let temporary = path + ".\(UInt32.random(in: 0...UInt32.max)).tmp"
+    let temporary = TemporaryName.path(
+      for: path, unique: String(UInt32.random(in: 0...UInt32.max)))
     let bytes = Array(text(of: keyring).utf8)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {

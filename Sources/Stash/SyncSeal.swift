@@ -1,6 +1,8 @@
 import JSONLines
 import LocalStore
 import MirrorStore
+import StashBase
+import StashFiles
 import StashModel
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import JSONLines
 import MirrorStore
+import StashFiles
 import StashModel
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import StashBase
 import StashModel
 
 /// `stash-bench crc32 FILE...`: checksums each file with CRC-32 and reports throughput.

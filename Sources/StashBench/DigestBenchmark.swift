@@ -42,7 +42,7 @@ func digestBenchmark(_ arguments: [String]) -> Int32 {
     let index = files.contents(atPath: path)
     try? files.removeItem(atPath: path)
     let rows = best("from the rows")
-    if let index { files.createFile(atPath: path, contents: index) }
+    if let index { _ = files.createFile(atPath: path, contents: index) }
     device.writeDigestSection()
     let fresh = best("fresh section")
     for index in 0..<min(100, items.count) {

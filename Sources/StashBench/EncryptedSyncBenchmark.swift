@@ -1,6 +1,7 @@
 import Foundation
 import LocalStore
 import Stash
+import StashBase
 import StashModel
 
 /// `stash-bench encrypted-sync [--size N] [--runs N] [--dir DIR] [--json]`: a first sync into

@@ -1,3 +1,4 @@
+import StashBase
 import StashModel
 
 /// `stash-bench sha256 FILE...`: hashes each file like `sha256sum` and reports throughput.

@@ -1,4 +1,4 @@
-import StashModel
+import StashBase
 
 /// HMAC with SHA-256 (RFC 2104; the test cases of RFC 4231), computed incrementally.
 ///

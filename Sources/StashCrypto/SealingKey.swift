@@ -1,4 +1,4 @@
-public import StashModel
+public import StashBase
 
 /// A key that seals and opens messages with XChaCha20-Poly1305 and a random nonce.
 ///

@@ -1,4 +1,4 @@
-import StashModel
+import StashBase
 
 /// The text form of a folder key that a person copies, keeps and types on another device.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import StashBase
 import StashModel
 
 /// Standard output: plain lines, JSON values, and a little colour for people at a terminal.

@@ -34,7 +34,7 @@ import Testing
 
   @Test func aFirstExportSavesTheMirrorTwicePerSegmentAndNeverRewritesIt() throws {
     try withTemporaryFolder { folder in
-      let files = HookedFileSystem()
+      let files = ScriptedFileSystem()
       let setUp = try SharedSetUp(folder, fileSystem: files)
       let count = try Self.pendingVersions(in: setUp.a, segments: 3)
       let mirrorPath = setUp.a.mirror.path

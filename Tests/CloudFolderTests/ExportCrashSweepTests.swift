@@ -2,6 +2,7 @@ import CloudFolder
 import Foundation
 import JSONLines
 import MirrorStore
+import StashFiles
 import StashModel
 import StashTestSupport
 import Testing
@@ -95,7 +96,7 @@ import Testing
       try self.template(template)
       let reference = folder.appendingPathComponent("reference")
       try copyFolder(template, to: reference)
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       files.clearLog()
       try export(reference, files)
       let calls = files.calls
@@ -110,7 +111,7 @@ import Testing
         let trial = folder.appendingPathComponent("trial-\(index)")
         defer { try? FileManager.default.removeItem(at: trial) }
         try copyFolder(template, to: trial)
-        let files = FaultInjectingFileSystem()
+        let files = ScriptedFileSystem()
         files.crash(atCall: point.call, point.crash)
         try? export(trial, files)
         #expect(files.hasCrashed, "\(point)")

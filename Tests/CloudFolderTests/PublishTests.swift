@@ -2,6 +2,7 @@ import CloudFolder
 import Foundation
 import JSONLines
 import MirrorStore
+import StashFiles
 import StashModel
 import StashTestSupport
 import Synchronization
@@ -18,7 +19,7 @@ import Testing
 @Suite struct PublishTests {
   @Test func anExportNeverReplacesAFileThatAppearsAtItsName() throws {
     try withTemporaryFolder { folder in
-      let files = HookedFileSystem()
+      let files = ScriptedFileSystem()
       let setUp = try SharedSetUp(folder, fileSystem: files)
       let foreign = Array("another writer's segment\n".utf8)
       let planted = Mutex<String?>(nil)
@@ -55,7 +56,7 @@ import Testing
 
   @Test func twoDevicesCreatingTheZoneAtOnceBothKeepTheFirstOne() throws {
     try withTemporaryFolder { folder in
-      let files = HookedFileSystem()
+      let files = ScriptedFileSystem()
       let root = folder.appendingPathComponent("cloud")
       try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
       let device = try TestDevice(folder.appendingPathComponent("a"))
@@ -99,7 +100,7 @@ import Testing
   @Test(arguments: [EPERM, ENOTSUP])
   func withoutHardLinksFilesArePublishedByExclusiveCreation(_ code: Int32) throws {
     try withTemporaryFolder { folder in
-      let files = HookedFileSystem()
+      let files = ScriptedFileSystem()
       files.failLinks(with: code)
       let setUp = try SharedSetUp(folder, fileSystem: files)
       let photo = try setUp.a.blobs.store(Array("a photo".utf8))

@@ -1,6 +1,8 @@
 import Foundation
 import JSONLines
 import MirrorStore
+import StashBase
+import StashFiles
 import StashModel
 import StashTestSupport
 import Testing

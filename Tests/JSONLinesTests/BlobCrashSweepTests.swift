@@ -1,5 +1,6 @@
 import Foundation
 import JSONLines
+import StashFiles
 import StashModel
 import StashTestSupport
 import Testing
@@ -11,7 +12,7 @@ import Testing
     try withTemporaryFolder(inMemory: true) { folder in
       var random = SeededRandom(seed: 5)
       let photo = random.bytes(600)
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let reference = BlobStore(
         folder: folder.appendingPathComponent("reference").path, fileSystem: files)
       files.clearLog()
@@ -21,7 +22,7 @@ import Testing
       for point in points {
         let trial = folder.appendingPathComponent("trial")
         try? FileManager.default.removeItem(at: trial)
-        let files = FaultInjectingFileSystem()
+        let files = ScriptedFileSystem()
         files.crash(atCall: point.call, point.crash)
         _ = try? BlobStore(folder: trial.path, fileSystem: files).store(photo)
         let after = BlobStore(folder: trial.path)

@@ -1,5 +1,7 @@
 import Foundation
 import JSONLines
+import StashBase
+import StashFiles
 import StashModel
 import StashTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import JSONLines
+import StashFiles
 import StashModel
 import StashTestSupport
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// A failed write or fsync is final: the log never writes on as if the bytes before were
 /// durable, and never closes a descriptor twice.
 @Suite struct LogFailureTests {
-  private func freshLog(_ folder: URL, _ files: FaultInjectingFileSystem) throws -> (Log, String) {
+  private func freshLog(_ folder: URL, _ files: ScriptedFileSystem) throws -> (Log, String) {
     let path = folder.appendingPathComponent("a.store").path
     let log = try Log.create(at: path, header: testHeader, fileSystem: files)
     try log.append([operation(1)])
@@ -17,7 +18,7 @@ import Testing
 
   @Test func afterAFailedFsyncTheNextAppendOpensTheFileAgainAndRereadsIt() throws {
     try withTemporaryFolder { folder in
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let (log, path) = try freshLog(folder, files)
       let size = try fileBytes(path).count
       files.inject(.synchronize)
@@ -41,7 +42,7 @@ import Testing
 
   @Test func aFileChangedUnderAFailedLogIsNotWrittenOn() throws {
     try withTemporaryFolder { folder in
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let (log, path) = try freshLog(folder, files)
       files.inject(.synchronize)
       #expect(throws: LogError.self) { try log.append([operation(3)]) }
@@ -57,7 +58,7 @@ import Testing
   @Test(arguments: ["rename", "fsync folder"])
   func aFailedCompactionClosesItsTemporaryFileOnce(failing step: String) throws {
     try withTemporaryFolder { folder in
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let (log, _) = try freshLog(folder, files)
       let start = files.callCount
       try log.compact(to: [operation(2)])  // a dry run, to find the step's number
@@ -72,7 +73,7 @@ import Testing
 
   @Test func aCompactionWhoseFolderFsyncFailedNeverWritesToTheReplacedFile() throws {
     try withTemporaryFolder { folder in
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let (log, _) = try freshLog(folder, files)
       let start = files.callCount
       try log.compact(to: [operation(1), operation(2)])
@@ -93,7 +94,7 @@ import Testing
 
   @Test func everyReplacingWriteSynchronizesItsFolderAfterTheRename() throws {
     try withTemporaryFolder { folder in
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let (log, path) = try freshLog(folder, files)
       files.clearLog()
       try log.compact(to: [operation(2)])

@@ -1,19 +1,20 @@
 import Foundation
 import JSONLines
+import StashBase
 import StashModel
 import StashTestSupport
 import Testing
 
 @Suite struct LogWriteTests {
   @Test(arguments: [
-    FaultInjectingFileSystem.Fault.write(keepingBytes: 0),
+    ScriptedFileSystem.Fault.write(keepingBytes: 0),
     .write(keepingBytes: 1),
     .write(keepingBytes: 40),
     .write(keepingBytes: 1000),
     .synchronize,
   ])
   func aFailedAppendLeavesTheFileAsItWasAndALaterAppendWorks(
-    fault: FaultInjectingFileSystem.Fault
+    fault: ScriptedFileSystem.Fault
   ) throws {
     try withTemporaryFolder { folder in
       let (path, files, log, before) = try oneOperationLog(in: folder)
@@ -48,7 +49,7 @@ import Testing
   @Test func aFailedCompactionLeavesTheOldFile() throws {
     try withTemporaryFolder { folder in
       let path = folder.appendingPathComponent("a.store").path
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let log = try Log.create(at: path, header: testHeader, fileSystem: files)
       try log.append([operation(1)])
       try log.append([operation(2)])
@@ -185,10 +186,10 @@ import Testing
 /// A log in `folder` holding one transaction of operation 1, written through a fault-injecting
 /// file system, and its bytes.
 func oneOperationLog(in folder: URL) throws -> (
-  path: String, files: FaultInjectingFileSystem, log: Log, before: [UInt8]
+  path: String, files: ScriptedFileSystem, log: Log, before: [UInt8]
 ) {
   let path = folder.appendingPathComponent("a.store").path
-  let files = FaultInjectingFileSystem()
+  let files = ScriptedFileSystem()
   let log = try Log.create(at: path, header: testHeader, fileSystem: files)
   try log.append([operation(1)])
   return (path, files, log, try fileBytes(path))

@@ -1,5 +1,6 @@
 import Foundation
 import JSONLines
+import StashFiles
 import StashTestSupport
 import Testing
 
@@ -39,5 +40,25 @@ import Testing
     #expect(!Paths.isSameOrInside("/a/bc", "/a/b"))
     #expect(!Paths.isSameOrInside("/a", "/a/b"))
     #expect(Paths.isSameOrInside("/anything", "/"))
+  }
+
+  /// One spelling of temporary names, the shared folder's: every reader of any version skips
+  /// it (it starts with `.` and ends in `.tmp`), and the spellings older versions left behind
+  /// after a crash are still recognised as temporary.
+  @Test func temporaryNamesHaveOneSpellingAndOldSpellingsAreStillRecognised() {
+    #expect(TemporaryName.path(for: "/home/default.store") == "/home/.default.store.tmp")
+    #expect(TemporaryName.path(for: "sync-keys", unique: "7") == ".sync-keys.7.tmp")
+    #expect(
+      TemporaryName.path(for: "/c/devices/d/000001.jsonl", unique: "u")
+        == "/c/devices/d/.000001.jsonl.u.tmp")
+    for name in [
+      ".default.store.tmp", ".000001.jsonl.u.tmp", "default.store.tmp", "sync-keys.12.tmp",
+      ".tmp-0F3A", "default.store.new-identity",
+    ] {
+      #expect(TemporaryName.isTemporary(name), "\(name)")
+    }
+    for name in ["default.store", "000001.jsonl", "default.store.torn-1", "tmp", ".tmpfile"] {
+      #expect(!TemporaryName.isTemporary(name), "\(name)")
+    }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import JSONLines
+import StashBase
 import StashModel
 import StashTestSupport
 import Testing
@@ -45,7 +46,7 @@ import Testing
     try withTemporaryFolder(inMemory: true) { folder in
       let root = folder.appendingPathComponent("root")
       try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-      let files = try PowerCutFileSystem(root: root.path)
+      let files = try ScriptedFileSystem(recordingPowerCutsUnder: root.path)
       let path = root.appendingPathComponent("a.store").path
       let log = try Log.create(at: path, header: testHeader, fileSystem: files)
       // The log's operations after each step (index 0: before the first).

@@ -1,6 +1,7 @@
 import Foundation
 import JSONLines
 import LocalStore
+import StashFiles
 import StashModel
 import StashTestSupport
 import Testing
@@ -71,7 +72,7 @@ import Testing
       // The reference: the operation's calls, and the content after it.
       let reference = folder.appendingPathComponent("reference")
       try copyFolder(template, to: reference)
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let store = try open(reference, files)
       files.clearLog()
       try perform(operation, on: store)
@@ -84,7 +85,7 @@ import Testing
       for point in points {
         let trial = folder.appendingPathComponent("trial")
         try copyFolder(template, to: trial)
-        let files = FaultInjectingFileSystem()
+        let files = ScriptedFileSystem()
         do {
           let store = try open(trial, files)
           files.crash(atCall: point.call, point.crash)

@@ -30,15 +30,15 @@ import Testing
   }
 
   @Test(arguments: [
-    FaultInjectingFileSystem.Fault.write(keepingBytes: 0),
+    ScriptedFileSystem.Fault.write(keepingBytes: 0),
     .write(keepingBytes: 100),
     .synchronize,
   ])
   func aFailedDeleteLeavesTheRowLiveAndTheOldTombstoneInPlace(
-    fault: FaultInjectingFileSystem.Fault
+    fault: ScriptedFileSystem.Fault
   ) throws {
     try withTemporaryFolder { folder in
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let store = try openStore(folder, fileSystem: files)
       let tube = item("Koleston")
       // Two rows carry one id (a duplicate); deleting the first writes a tombstone, so

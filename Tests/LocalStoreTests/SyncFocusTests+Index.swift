@@ -62,7 +62,7 @@ extension SyncFocusTests {
         try FileManager.default.attributesOfItem(
           atPath: folder.path + "/default.store.index")[.size] as! Int / 4096
       func indexReads(_ focus: LocalStore.Focus) throws -> (reads: Int, content: LocalContent) {
-        let watched = FaultInjectingFileSystem()
+        let watched = ScriptedFileSystem()
         let store = try LocalStore.open(
           folder: folder.path, schemas: InventorySchemas.registry,
           lock: FolderLock(folder: folder.path, fileSystem: watched), focus: focus,

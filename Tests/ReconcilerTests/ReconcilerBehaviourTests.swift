@@ -3,6 +3,7 @@ import JSONLines
 import LocalStore
 import MirrorStore
 import Reconciler
+import StashFiles
 import StashModel
 import StashTestSupport
 import Testing
@@ -204,7 +205,7 @@ import Testing
 
   @Test func aThrownPassLeavesBothStoresAsTheyWereAndALaterPassCopies() throws {
     try withTemporaryFolder { folder in
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let stores = try TwoStores(folder, fileSystem: files)
       let item = try stores.addLocally(tube())
       let before = try stores.files()

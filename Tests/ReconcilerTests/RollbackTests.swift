@@ -24,7 +24,7 @@ import Testing
     // the mirror already has, so the pass's copy adds lines but no live version, and the
     // mirror is left exactly at the threshold.
     try withTemporaryFolder { folder in
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let stores = try TwoStores(folder, fileSystem: files)
       let item = try stores.addLocally(tube())
       try stores.pass()
@@ -55,7 +55,7 @@ import Testing
 
   @Test func aFailedLocalWriteRollsThePassBackWhenEverySaveCompacts() throws {
     try withTemporaryFolder { folder in
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let stores = try TwoStores(folder, fileSystem: files, compaction: Self.everySaveCompacts)
       let item = try stores.addLocally(tube())
       try stores.mirror.update { _, transaction in transaction.bindZone("zone-1") }
@@ -75,7 +75,7 @@ import Testing
 
   @Test func aFailedLocalWriteRollsAResolutionBackWhenEverySaveCompacts() throws {
     try withTemporaryFolder { folder in
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let a = try TwoStores(folder.appendingPathComponent("a"))
       let b = try TwoStores(
         folder.appendingPathComponent("b"), device: ResolutionTests.deviceB, fileSystem: files,
@@ -120,7 +120,7 @@ import Testing
 
   @Test func aFailedRollbackIsReportedAndTheNextPassRecovers() throws {
     try withTemporaryFolder { folder in
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let stores = try TwoStores(folder, fileSystem: files)
       let item = try stores.addLocally(tube())
       files.inject(.writeTo(suffix: LocalStore.fileName))

@@ -1,4 +1,5 @@
 import Foundation
+import StashBase
 import StashModel
 import Testing
 

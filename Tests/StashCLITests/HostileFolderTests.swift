@@ -1,5 +1,6 @@
 import Foundation
 import Stash
+import StashBase
 import StashModel
 import StashTestSupport
 import Testing

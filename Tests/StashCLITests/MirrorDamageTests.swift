@@ -1,5 +1,6 @@
 import Foundation
 import MirrorStore
+import StashBase
 import StashModel
 import StashTestSupport
 import Testing

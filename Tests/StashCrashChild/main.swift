@@ -5,8 +5,9 @@
 //
 // ROOT holds a workload prepared with `Workload.prepare(in:)`. The process runs the steps of
 // `Workload(seed: SEED)` and, at its CALL-th failable file-system call (counted exactly as
-// `FaultInjectingFileSystem.callCount` counts them; 0: never), sends itself SIGKILL: before
-// the call, or, when the call is a write and TEAR >= 0, after writing its first TEAR bytes.
+// `ScriptedFileSystem.callCount` counts them; 0: never), sends itself SIGKILL: before
+// the call, or, when the call is a write and TEAR >= 0, after writing its first TEAR bytes
+// (the script's `Crash.kill` rule).
 // Standard output says `begin N` before step N and `saved N`, `failed N` or `skipped N` after
 // it, each line written straight to the descriptor, so what the parent reads is exactly what
 // the child had reported when it died.
@@ -14,6 +15,7 @@
 import Foundation
 import JSONLines
 import StashModel
+import StashTestSupport
 import StashWorkload
 
 #if canImport(Glibc)
@@ -36,7 +38,9 @@ func say(_ line: String) {
 }
 
 let workload = Workload(seed: seed)
-let files = KillingFileSystem(killAt: call, tear: tear)
+let files = ScriptedFileSystem()
+files.isLogging = false
+if call > 0 { files.crash(atCall: call, .kill(keepingBytes: tear >= 0 ? tear : nil)) }
 let run = Workload.Run(
   workload: workload, root: URL(fileURLWithPath: arguments[1]), fileSystem: files)
 run.run { step, outcome in
@@ -47,4 +51,4 @@ run.run { step, outcome in
   case .skipped?: say("skipped \(step.index)")
   }
 }
-say("done \(files.calls)")
+say("done \(files.callCount)")

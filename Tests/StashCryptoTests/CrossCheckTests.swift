@@ -1,3 +1,4 @@
+import StashBase
 import StashCrypto
 import StashModel
 import StashTestSupport

@@ -1,3 +1,4 @@
+import StashBase
 import StashModel
 import StashTestSupport
 import Testing

@@ -3,7 +3,7 @@ import JSONLines
 
 /// Every moment an operation can be cut short by a crash, and a way to try each of them.
 ///
-/// Run the operation once through a ``FaultInjectingFileSystem`` to learn its calls; then
+/// Run the operation once through a ``ScriptedFileSystem`` to learn its calls; then
 /// ``points(of:seed:garbledEvery:coarse:)`` lists the crashes to try: before each call (a
 /// kill: what was written stays), at each call after a power loss (everything written since a
 /// file's last fsync is garbage), and for each write, a write that stops at every byte offset
@@ -13,7 +13,7 @@ public enum CrashSweep {
   /// One crash: at which of the operation's calls (1 is its first), and how.
   public struct Point: Sendable, CustomStringConvertible {
     public let call: Int
-    public let crash: FaultInjectingFileSystem.Crash
+    public let crash: ScriptedFileSystem.Crash
 
     public var description: String {
       switch crash {
@@ -22,6 +22,8 @@ public enum CrashSweep {
       case .garbled(let kept, let garbage):
         "a power loss at call \(call) (a write keeps \(kept) bytes, then \(garbage.count) of garbage; "
           + "every unsynced byte is garbage)"
+      case .kill(let kept?): "a kill in the write of call \(call) after \(kept) bytes"
+      case .kill(nil): "a kill before call \(call)"
       }
     }
   }
@@ -36,8 +38,8 @@ public enum CrashSweep {
   ///   - coarse: Writes swept at every tenth offset only (those another sweep covers).
   /// - Returns: The points, in call order.
   public static func points(
-    of calls: [FaultInjectingFileSystem.Call], seed: UInt64, garbledEvery: Int = 1,
-    coarse: (FaultInjectingFileSystem.Call) -> Bool = { _ in false }
+    of calls: [ScriptedFileSystem.Call], seed: UInt64, garbledEvery: Int = 1,
+    coarse: (ScriptedFileSystem.Call) -> Bool = { _ in false }
   ) -> [Point] {
     guard let first = calls.first(where: { $0.number > 0 })?.number else { return [] }
     var random = SeededRandom(seed: seed)

@@ -1,3 +1,4 @@
+public import StashBase
 public import StashModel
 
 /// Segment files as another device (honest, buggy or hostile) could write them, built from

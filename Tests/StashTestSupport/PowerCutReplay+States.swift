@@ -1,4 +1,5 @@
-public import StashModel
+public import StashBase
+import StashModel
 
 /// One state a power cut could leave: every file under the root with its bytes.
 public struct PowerCutState: Sendable, CustomStringConvertible {

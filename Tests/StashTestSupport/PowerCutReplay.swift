@@ -1,6 +1,7 @@
-public import JSONLines
+import JSONLines
+public import StashFiles
 
-/// One call a ``PowerCutFileSystem`` recorded; paths are relative to its root, files are
+/// One call a ``ScriptedFileSystem`` recorded; paths are relative to its root, files are
 /// numbered (a file keeps its number when it is renamed or linked).
 public enum PowerCutEvent: Sendable, CustomStringConvertible {
   case write(file: Int, offset: Int64, bytes: [UInt8])

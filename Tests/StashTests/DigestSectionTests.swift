@@ -2,6 +2,7 @@ import Foundation
 import JSONLines
 import LocalStore
 import Stash
+import StashBase
 import StashModel
 import StashTestSupport
 import Testing

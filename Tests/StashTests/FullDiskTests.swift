@@ -11,7 +11,7 @@ import Testing
 @Suite struct FullDiskTests {
   @Test func aConsumeOnAFullDiskSaysNothingWasSavedAndToFreeSpace() throws {
     try withTemporaryFolder { folder in
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let device = try openDevice(folder, fileSystem: files)
       try device.addItem(Item(name: "Soap", quantity: 5, createdAt: epoch))
       let store = folder.appendingPathComponent("default.store").path

@@ -15,7 +15,7 @@ import Testing
   /// Where a failure must reach the caller: a write, fsync or truncate of a store file itself
   /// (a failed compaction, on its temporary file, is allowed to pass unnoticed: the save it
   /// followed was already durable, and the old file is kept).
-  private static func mustSurface(_ call: FaultInjectingFileSystem.Call) -> Bool {
+  private static func mustSurface(_ call: ScriptedFileSystem.Call) -> Bool {
     let name = call.path.split(separator: "/").last.map(String.init) ?? ""
     return [LocalStore.fileName, MirrorStore.fileName].contains(name)
       && [.write, .fsync, .truncate].contains(call.operation)
@@ -31,7 +31,7 @@ import Testing
       // The workload compacts both stores and stores photos (renames), and publishes segments
       // and shared photos (links: nothing in the shared folder is ever replaced).
       let renames = reference.calls.filter { $0.operation == .rename }.map(\.path)
-      for kind in [".store.tmp -> ", "/.tmp-"] {
+      for kind in [".store.tmp -> ", "/blobs/."] {
         #expect(renames.contains { $0.contains(kind) }, "no '\(kind)' in \(renames)")
       }
       let links = reference.calls.filter { $0.operation == .link }.map(\.path)
@@ -62,7 +62,7 @@ import Testing
     surfaced: LockedBox<Int>
   ) throws {
     let root = try reference.copy(to: folder)
-    let files = FaultInjectingFileSystem()
+    let files = ScriptedFileSystem()
     let run = Workload.Run(
       workload: reference.workload, root: root, fileSystem: files, syncsAsTheCLI: false)
     files.failCall(number)

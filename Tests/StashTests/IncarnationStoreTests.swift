@@ -3,6 +3,7 @@ import JSONLines
 import LocalStore
 import MirrorStore
 import Stash
+import StashFiles
 import StashModel
 import StashTestSupport
 import Testing
@@ -52,7 +53,7 @@ import Testing
       let (home, item) = try original(in: folder)
       let copy = folder.appendingPathComponent("copy").path
       try FileManager.default.copyItem(atPath: home, toPath: copy)
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       files.inject(.rename, afterSkipping: skipping)
       var options = DeviceFolder.Options()
       options.fileSystem = files

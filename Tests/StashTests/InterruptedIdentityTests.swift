@@ -17,7 +17,7 @@ import Testing
       try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
       let (a, b) = (folder.appendingPathComponent("a"), folder.appendingPathComponent("b"))
       for home in [a, b] { try openDevice(home).folder.enableSync(cloud: cloud.path) }
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let first = try openDevice(a)
       let second = try openDevice(b, fileSystem: files)
       try first.addItem(Item(name: "Soap", quantity: 5, createdAt: epoch))
@@ -31,7 +31,8 @@ import Testing
       try second.folder.resolveConflict(conflict.id.rawValue, keep: .local)
       #expect(try second.item("Soap").quantity == 4)
       // The second rewrite fails: the mirror has the new id, the local store the old one.
-      files.inject(.writeTo(suffix: "default.store.new-identity.tmp"))
+      // (The header goes to a temporary name of the new store's own temporary name.)
+      files.inject(.writeTo(suffix: "default.store.new-identity.tmp.tmp"))
       #expect(throws: StashError.self) { try second.folder.takeNewIdentity() }
       #expect(files.allFaultsFired)
 

@@ -3,6 +3,7 @@ import JSONLines
 import LocalStore
 import MirrorStore
 import Stash
+import StashFiles
 import StashModel
 import StashTestSupport
 import Testing
@@ -59,7 +60,7 @@ import Testing
   @Test func anUnreadableMirrorFile() throws {
     try withTemporaryFolder { folder in
       _ = try subscribedDevice(folder) { _ in }
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       files.inject(.denyOpen(suffix: "/" + MirrorStore.fileName))
       try expectLocalWorks(folder, fileSystem: files, reportContains: "Permission denied")
     }

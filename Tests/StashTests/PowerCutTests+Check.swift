@@ -3,6 +3,7 @@ import JSONLines
 import LocalStore
 import MirrorStore
 import Stash
+import StashFiles
 import StashModel
 import StashTestSupport
 import StashWorkload
@@ -46,7 +47,10 @@ struct PowerCutCheck {
   /// rebuilt when stale, and readers may write them again) or the lock.
   static func isDerived(_ path: String) -> Bool {
     let name = path.split(separator: "/").last.map(String.init) ?? path
-    let base = name.hasSuffix(".tmp") ? String(name.dropLast(4)) : name
+    var base = name
+    if TemporaryName.isTemporary(base), base.hasPrefix("."), base.hasSuffix(".tmp") {
+      base = String(base.dropFirst().dropLast(4))
+    }
     return base == "lock" || base == "sync.state" || base == "sync.seal"
       || base == "sync-times.json"
       || base.hasSuffix(".index") || base.hasSuffix(".digest")

@@ -3,6 +3,7 @@ import JSONLines
 import LocalStore
 import MirrorStore
 import Stash
+import StashFiles
 import StashModel
 import StashTestSupport
 import StashWorkload

@@ -1,13 +1,14 @@
 import Foundation
 import JSONLines
 import Stash
+import StashBase
 import StashModel
 import StashTestSupport
 import StashWorkload
 import Testing
 
 /// Power cuts, not just crashes (issue 22): a workload of two devices runs once through a
-/// ``PowerCutFileSystem``, which records every write, fsync, create, rename, link, unlink and
+/// ``ScriptedFileSystem`` (recording power cuts), which records every write, fsync, create, rename, link, unlink and
 /// folder fsync; for each command, seeded samples of the states a power cut during it could
 /// leave (pages written since the last fsync kept or lost in any order, name changes without a
 /// folder fsync undone) are written to disk and checked (``PowerCutCheck``):
@@ -155,7 +156,7 @@ import Testing
   ) {
     let root = folder.appendingPathComponent("recorded")
     try workload.prepare(in: root)
-    let files = try PowerCutFileSystem(root: root.path)
+    let files = try ScriptedFileSystem(recordingPowerCutsUnder: root.path)
     let run = Workload.Run(workload: workload, root: root, fileSystem: files)
     var ends = [files.eventCount]
     for step in workload.steps {

@@ -1,5 +1,6 @@
 import Foundation
 import JSONLines
+import StashFiles
 import StashModel
 import StashTestSupport
 import Testing

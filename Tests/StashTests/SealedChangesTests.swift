@@ -3,6 +3,7 @@ import Foundation
 import JSONLines
 import LocalStore
 import MirrorStore
+import StashFiles
 import StashModel
 import StashTestSupport
 import Testing

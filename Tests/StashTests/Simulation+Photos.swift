@@ -2,6 +2,8 @@ import Foundation
 import JSONLines
 import MirrorStore
 import Stash
+import StashBase
+import StashFiles
 import StashModel
 import StashTestSupport
 

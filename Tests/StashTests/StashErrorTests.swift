@@ -3,6 +3,7 @@ import JSONLines
 import LocalStore
 import Reconciler
 import Stash
+import StashFiles
 import StashModel
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import JSONLines
 import Stash
+import StashFiles
 import StashModel
 import StashTestSupport
 

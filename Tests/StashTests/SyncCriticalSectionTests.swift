@@ -13,7 +13,7 @@ import Testing
     try withTemporaryFolder { folder in
       let cloud = folder.appendingPathComponent("cloud")
       try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
-      let files = HookedFileSystem()
+      let files = ScriptedFileSystem()
       let home = folder.appendingPathComponent("home")
       try openDevice(home, fileSystem: files).folder.enableSync(cloud: cloud.path)
       let device = try openDevice(home, fileSystem: files)
@@ -45,7 +45,7 @@ import Testing
       try a.addItem(Item(name: "Koleston", quantity: 5, createdAt: epoch))
       _ = try a.folder.sync()
 
-      let files = FaultInjectingFileSystem()
+      let files = ScriptedFileSystem()
       let bHome = folder.appendingPathComponent("b")
       try openDevice(bHome, fileSystem: files).folder.enableSync(cloud: cloud.path)
       let b = try openDevice(bHome, fileSystem: files)

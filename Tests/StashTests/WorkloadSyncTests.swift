@@ -1,5 +1,6 @@
 import Foundation
 import JSONLines
+import StashFiles
 import StashTestSupport
 import StashWorkload
 import Testing

@@ -3,6 +3,7 @@ import JSONLines
 import LocalStore
 import MirrorStore
 import Stash
+import StashFiles
 import StashModel
 import StashTestSupport
 import StashWorkload
@@ -26,7 +27,7 @@ final class ReferenceRun: Sendable {
   /// `ends[i]`: how many failable calls were made by the end of step `i`.
   let ends: [Int]
   /// Every call the reference made.
-  let calls: [FaultInjectingFileSystem.Call]
+  let calls: [ScriptedFileSystem.Call]
 
   /// Prepares `workload` in `template` and runs it once without faults.
   init(_ workload: Workload, in template: URL) throws {
@@ -37,7 +38,7 @@ final class ReferenceRun: Sendable {
       template.lastPathComponent + "-reference")
     try FileManager.default.copyItem(at: template, to: scratch)
     defer { try? FileManager.default.removeItem(at: scratch) }
-    let files = FaultInjectingFileSystem()
+    let files = ScriptedFileSystem()
     // The full sync only: a reference's calls must be the same in every run (IOErrorTests).
     let run = Workload.Run(
       workload: workload, root: scratch, fileSystem: files, syncsAsTheCLI: false)

@@ -3,6 +3,8 @@ public import JSONLines
 public import LocalStore
 public import MirrorStore
 public import Stash
+import StashBase
+public import StashFiles
 import StashModel
 import StashTestSupport
 

@@ -8,6 +8,7 @@
 public import Foundation
 public import JSONLines
 import Stash
+import StashFiles
 import StashModel
 import StashTestSupport
 

@@ -1,4 +1,13 @@
+public import StashFiles
+
 extension ByteWriter {
+  /// Appends a line's offset, length and number.
+  public mutating func span(_ span: LineSpan) {
+    integer(span.offset)
+    integer(UInt32(span.length))
+    integer(Int64(span.line))
+  }
+
   /// Appends a prefix: device, inode, end, lines, last sequence, then each probe's line and
   /// CRC-32 (as the local index's head holds it).
   public mutating func prefix(_ prefix: LogPrefix) {
@@ -16,6 +25,14 @@ extension ByteWriter {
 }
 
 extension RawReader {
+  /// The next line span; `nil` past the end or out of range.
+  public mutating func span() -> LineSpan? {
+    guard let offset: Int64 = integer(), let length: UInt32 = integer(),
+      let line: Int64 = integer(), offset >= 0, line >= 0, line <= Int64(Int32.max)
+    else { return nil }
+    return LineSpan(offset: offset, length: Int(length), line: Int(line))
+  }
+
   /// The next prefix (as ``ByteWriter/prefix(_:)`` writes it); `nil` when it does not fit.
   public mutating func prefix() -> LogPrefix? {
     guard let device: UInt64 = integer(), let inode: UInt64 = integer(),

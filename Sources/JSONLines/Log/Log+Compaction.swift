@@ -1,4 +1,6 @@
-public import StashModel
+public import StashBase
+import StashFiles
+import StashModel
 
 extension Log {
   /// Rewrites the file to hold only `operations`, as one transaction after the header.
@@ -43,7 +45,7 @@ extension Log {
         offset: Int64(commitStart), length: bytes.count - commitStart - 1, line: lines)
     }
     do throws(FileSystemError) {
-      try Log.writeReplacing(path: path, bytes: bytes, fileSystem: fileSystem)
+      try fileSystem.writeFileAtomically(path, bytes)
       let reopened = try fileSystem.open(path, .readWrite)
       let reopenedIdentity: FileIdentity
       do { reopenedIdentity = try fileSystem.identity(of: reopened) } catch {

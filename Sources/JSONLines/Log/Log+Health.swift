@@ -1,3 +1,4 @@
+import StashFiles
 import Synchronization
 
 /// Generations handed out to logs and compactions, never twice in a process.

@@ -1,4 +1,5 @@
 import Foundation
+public import StashFiles
 
 /// What follows a log's last commit, when anything does.
 ///
@@ -224,7 +225,7 @@ extension Log {
   private func copyTail(
     from offset: Int64, length: Int64, to destination: String
   ) throws(FileSystemError) {
-    let temporary = destination + ".tmp"
+    let temporary = TemporaryName.path(for: destination)
     try fileSystem.removeFile(temporary)
     let copy = try fileSystem.open(temporary, .createNew)
     do throws(FileSystemError) {

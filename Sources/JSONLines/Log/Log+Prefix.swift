@@ -1,5 +1,7 @@
 import Foundation
-public import StashModel
+public import StashBase
+public import StashFiles
+import StashModel
 
 /// A committed prefix of one log file, described well enough to be recognised again: what an
 /// index beside the store covers, so that opening replays only what follows it.

@@ -1,5 +1,7 @@
 import Foundation
-public import StashModel
+public import StashBase
+public import StashFiles
+import StashModel
 
 /// A durable JSON-lines transaction log: one store file.
 ///
@@ -88,7 +90,7 @@ public final class Log {
       try fileSystem.makeDirectory(parentPath(of: path))
       var bytes = [UInt8]()
       appendHeaderLine(header, to: &bytes)
-      try writeReplacing(path: path, bytes: bytes, fileSystem: fileSystem)
+      try fileSystem.writeFileAtomically(path, bytes)
       let descriptor = try fileSystem.open(path, .readWrite)
       let identity: FileIdentity
       do { identity = try fileSystem.identity(of: descriptor) } catch {
@@ -286,38 +288,6 @@ public final class Log {
       out.append(contentsOf: String(count).utf8)
       out.append(UInt8(ascii: "}"))
     }
-  }
-
-  /// Writes `bytes` to a temporary file beside `path`, synchronizes it, renames it over `path`
-  /// and synchronizes the folder; without `durable`, a derived file (an index) skips both
-  /// synchronizations: one that did not reach the disk whole fails its own checksum.
-  ///
-  /// The temporary file's descriptor is closed exactly once, whatever fails: a second close
-  /// of its number could close a file another thread has opened since.
-  static func writeReplacing(
-    path: String, bytes: [UInt8], durable: Bool = true, fileSystem: any FileSystem
-  ) throws(FileSystemError) {
-    let temporary = path + ".tmp"
-    try fileSystem.removeFile(temporary)
-    let descriptor = try fileSystem.open(temporary, .createNew)
-    do throws(FileSystemError) {
-      try fileSystem.write(descriptor, bytes, at: 0)
-      if durable { try fileSystem.synchronize(descriptor) }
-    } catch {
-      fileSystem.close(descriptor)
-      try? fileSystem.removeFile(temporary)
-      throw error
-    }
-    fileSystem.close(descriptor)
-    do throws(FileSystemError) {
-      try fileSystem.rename(temporary, to: path)
-    } catch {
-      try? fileSystem.removeFile(temporary)
-      throw error
-    }
-    // The new file is in place; if the folder cannot be synchronized, its name may not
-    // survive a power loss, and the caller is told so.
-    if durable { try fileSystem.synchronizeDirectory(parentPath(of: path)) }
   }
 }
 

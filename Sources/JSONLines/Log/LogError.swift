@@ -1,3 +1,5 @@
+public import StashFiles
+
 /// Why a log could not be opened, read or written.
 ///
 /// Every case names the file. A failed write never leaves a partial transaction behind: the

@@ -1,3 +1,5 @@
+public import StashBase
+public import StashFiles
 public import StashModel
 
 /// The first line of a log: what kind of file it is and whose.

@@ -1,3 +1,5 @@
+import StashBase
+import StashFiles
 import StashModel
 
 /// Reads a log's lines from an offset and sorts them into committed transactions and a tail.

@@ -1,3 +1,4 @@
+public import StashBase
 public import StashModel
 
 /// The in-memory state a store rebuilds from its log, and the changes that build it.

@@ -1,3 +1,4 @@
+public import StashFiles
 import StashModel
 import Synchronization
 

@@ -1,3 +1,5 @@
+import StashBase
+public import StashFiles
 import StashModel
 import Synchronization
 

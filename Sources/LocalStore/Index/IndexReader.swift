@@ -1,5 +1,6 @@
 import Foundation
 import JSONLines
+import StashFiles
 import StashModel
 
 /// Reads an index file a block at a time, checking each block's CRC-32 as it is read.

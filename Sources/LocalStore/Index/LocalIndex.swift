@@ -1,5 +1,6 @@
 import Foundation
 import JSONLines
+import StashFiles
 import StashModel
 
 /// The index beside `default.store` (`default.store.index`): where the latest line of each

@@ -1,5 +1,6 @@
 import Foundation
 public import JSONLines
+import StashFiles
 public import StashModel
 import Synchronization
 

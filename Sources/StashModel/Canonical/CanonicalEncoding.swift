@@ -1,3 +1,5 @@
+import StashBase
+
 /// The canonical byte encoding of records and tombstones, the input of every snapshot hash.
 ///
 /// The layout is documented byte by byte in `Fixtures/README.md`; this file and that text must

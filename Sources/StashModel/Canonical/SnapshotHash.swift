@@ -1,3 +1,5 @@
+public import StashBase
+
 /// The SHA-256 of a snapshot's canonical encoding: how every side recognizes a version.
 ///
 /// Records compare by this hash, never by `updatedAt`. A record's hash covers its model, id

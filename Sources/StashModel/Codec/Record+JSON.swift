@@ -1,3 +1,5 @@
+public import StashBase
+
 /// The JSON form of records, tombstones and snapshots, as store lines and segments hold them.
 ///
 /// Field values map to JSON one to one: strings, integers and booleans as themselves, doubles

@@ -1,3 +1,5 @@
+public import StashBase
+
 extension Tombstone {
   /// The JSON form: `{"model", "id", "deletedAt", "deletedHash"}`.
   public var json: JSONObject {

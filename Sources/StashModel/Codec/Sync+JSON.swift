@@ -1,3 +1,5 @@
+public import StashBase
+
 extension RecordKey {
   /// `{"model", "id"}`.
   public var json: JSONObject { ["model": .string(model), "id": .string(id.rawValue)] }

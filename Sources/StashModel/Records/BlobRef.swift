@@ -1,3 +1,5 @@
+public import StashBase
+
 /// A reference to immutable bytes stored beside a store, such as an item's photo.
 ///
 /// The bytes live in `blobs/<sha256>`; a record holds only this reference, so a consume on an

@@ -1,3 +1,5 @@
+import StashBase
+
 /// The identity of one counter epoch: a lowercase UUID, fresh for every recount.
 ///
 /// A counter's moves merge across devices only within one epoch; a recount ("there are N

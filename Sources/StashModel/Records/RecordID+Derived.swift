@@ -1,3 +1,5 @@
+import StashBase
+
 extension RecordID {
   /// The id every device derives for the same model and natural key, so that two devices
   /// meeting the same thing (a meter with one MAC address) agree on its record id without

@@ -1,3 +1,5 @@
+import StashBase
+
 /// A disagreement the reconciler could not settle, kept with every side's full snapshot.
 ///
 /// Nothing in a conflict is ever overwritten: each side's snapshot is stored whole (names,

@@ -1,3 +1,5 @@
+public import StashBase
+
 /// The identity of one version in the mirror's graph: SHA-256 over its snapshot hash and the
 /// sorted ids of its parents, like a git commit.
 ///

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Stash
+import StashBase
 import StashModel
 
 /// `stash conflicts [--json]`: the open conflicts.

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Stash
+import StashBase
 import StashModel
 
 /// `stash doctor [--json] [--repair]`: checks the folder and explains what it finds.

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Stash
+import StashBase
 import StashModel
 
 /// `stash history ITEM [--json]`: every version of an item, who made it, when, and what

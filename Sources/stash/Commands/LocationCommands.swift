@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Stash
+import StashBase
 import StashModel
 
 /// `stash location add NAME [--latitude D --longitude D] [--radius D] [--notes T]`

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import Stash
+import StashBase
 import StashModel
 
 /// `stash reminder add --location L [--item ITEM] --message TEXT [--trigger arrive|leave]

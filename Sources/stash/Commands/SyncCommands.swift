@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Stash
+import StashBase
 import StashModel
 
 /// `stash sync [--json]`: import from the shared folder, reconcile, export; say what happened.

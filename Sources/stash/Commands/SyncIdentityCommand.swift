@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Stash
+import StashBase
 import StashModel
 
 /// `stash sync new-identity`: give this device folder its own device id, keeping its data.

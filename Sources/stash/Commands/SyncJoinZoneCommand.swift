@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Stash
+import StashBase
 import StashModel
 
 /// `stash sync join-zone ZONE`: this device leaves its zone and joins another zone of the

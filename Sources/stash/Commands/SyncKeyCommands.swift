@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import Stash
+import StashBase
 import StashCrypto
 import StashModel
 

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Stash
+import StashBase
 import StashModel
 
 /// `stash sync status [--json]`: whether sync is on, the digest, what waits on this device and

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Stash
+import StashBase
 import StashModel
 
 /// `stash sync verify [--json]`: compare this device with what the shared folder holds, name

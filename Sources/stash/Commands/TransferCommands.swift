@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import Stash
+import StashBase
 import StashModel
 
 /// `stash export --format csv|jsonl`: every item on standard output, by name.

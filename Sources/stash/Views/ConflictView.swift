@@ -1,4 +1,5 @@
 import Stash
+import StashBase
 import StashModel
 
 /// How conflicts look on standard output.

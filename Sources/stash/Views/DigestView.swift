@@ -1,4 +1,5 @@
 import Stash
+import StashBase
 import StashModel
 
 /// How a digest looks: 16 hex digits at a glance, every digit in JSON.

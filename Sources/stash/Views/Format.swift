@@ -1,4 +1,5 @@
 import Foundation
+import StashBase
 import StashModel
 
 /// Small, shared ways of writing values for people.

@@ -1,4 +1,5 @@
 import Stash
+import StashBase
 import StashModel
 
 /// How `stash history` looks: one line per version, who and when and what changed.

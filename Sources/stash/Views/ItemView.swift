@@ -1,5 +1,6 @@
 import Foundation
 import Stash
+import StashBase
 import StashModel
 
 /// How items look on standard output: a table, a detail page, a one-line summary, or JSON.

@@ -1,4 +1,5 @@
 import Stash
+import StashBase
 import StashModel
 
 /// The names of the records others refer to, to show a reference as a name, or as

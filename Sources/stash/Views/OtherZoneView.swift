@@ -1,4 +1,5 @@
 import Stash
+import StashBase
 import StashModel
 
 /// How another zone of the shared folder (a zone race) and a photo the folder lacks look, in

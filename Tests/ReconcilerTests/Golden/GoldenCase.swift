@@ -2,6 +2,7 @@ import Foundation
 import JSONLines
 import LocalStore
 import MirrorStore
+import StashBase
 import StashModel
 
 /// One golden reconcile case: how its input stores are built, and the steps it plays.

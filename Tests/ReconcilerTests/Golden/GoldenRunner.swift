@@ -3,6 +3,7 @@ import JSONLines
 import LocalStore
 import MirrorStore
 import Reconciler
+import StashBase
 import StashModel
 import StashTestSupport
 
@@ -32,7 +33,7 @@ struct GoldenRunner {
     )
     .split(separator: "\n").map { try GoldenStep(json: try JSONParser.parse(String($0))) }
 
-    let files = FaultInjectingFileSystem()
+    let files = ScriptedFileSystem()
     let lock = FolderLock(folder: work.path, fileSystem: files)
     let local = try LocalStore.open(
       folder: work.path, schemas: InventorySchemas.registry, lock: lock, fileSystem: files)

@@ -1,3 +1,4 @@
+import StashBase
 import StashModel
 
 /// The body of a derived file read a block of 4 KiB at a time, each block checked against its

@@ -1,4 +1,6 @@
-public import JSONLines
+import JSONLines
+public import StashFiles
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -6,7 +8,7 @@ public import JSONLines
   import Darwin
 #endif
 
-extension FaultInjectingFileSystem {
+extension ScriptedFileSystem {
   // MARK: - FileSystem
 
   public func open(
@@ -17,7 +19,9 @@ extension FaultInjectingFileSystem {
         operation: "open", path: path, code: EACCES, reason: "Permission denied (injected)")
     }
     let descriptor = try simple(.open, path) { () throws(FileSystemError) in
-      try base.open(path, mode, options: options)
+      let call = { () throws(FileSystemError) in try self.base.open(path, mode, options: options) }
+      if let recorder { return try recorder.open(path, mode, call) }
+      return try call()
     }
     opened(descriptor, path)
     return descriptor
@@ -28,7 +32,7 @@ extension FaultInjectingFileSystem {
     _ = fate(.close, path, descriptor: file.rawValue)
     // Never pass a double close on: the number may belong to someone else by now.
     guard closing(file) else { return }
-    base.close(file)
+    if let recorder { recorder.close(file) { base.close(file) } } else { base.close(file) }
   }
 
   public func read(
@@ -58,6 +62,9 @@ extension FaultInjectingFileSystem {
     case (.stop, _):
       garbleUnsynced()
       throw stopped(.write, name)
+    case (.kill(let stored), _):
+      if !stored.isEmpty { try? base.write(file, stored, at: offset) }
+      die()
     case (.stopAfter(let stored), _):
       if !stored.isEmpty { try base.write(file, stored, at: offset) }
       wrote(path, at: offset, count: stored.count)
@@ -73,7 +80,8 @@ extension FaultInjectingFileSystem {
         operation: "write", path: name, code: ENOSPC,
         reason: "No space left on device (injected)")
     case (.proceed, _):
-      try base.write(file, bytes, at: offset)
+      let call = { () throws(FileSystemError) in try self.base.write(file, bytes, at: offset) }
+      if let recorder { try recorder.write(file, bytes, at: offset, call) } else { try call() }
       wrote(path, at: offset, count: bytes.count)
     }
   }
@@ -83,7 +91,9 @@ extension FaultInjectingFileSystem {
     try simple(
       .fsync, path, descriptor: file.rawValue, name: name, fault: .synchronize
     ) {
-      () throws(FileSystemError) in try base.synchronize(file)
+      () throws(FileSystemError) in
+      let call = { () throws(FileSystemError) in try self.base.synchronize(file) }
+      if let recorder { try recorder.synchronize(file, call) } else { try call() }
     }
     synchronized(path)
   }
@@ -93,7 +103,9 @@ extension FaultInjectingFileSystem {
     try simple(
       .truncate, path, descriptor: file.rawValue, name: name, fault: .truncate
     ) {
-      () throws(FileSystemError) in try base.truncate(file, to: size)
+      () throws(FileSystemError) in
+      let call = { () throws(FileSystemError) in try self.base.truncate(file, to: size) }
+      if let recorder { try recorder.truncate(file, to: size, call) } else { try call() }
     }
     truncated(path, to: size)
   }
@@ -101,7 +113,7 @@ extension FaultInjectingFileSystem {
   public func identity(of file: FileDescriptor) throws(FileSystemError) -> FileIdentity {
     let (path, name) = describe(file)
     return try simple(.stat, path, descriptor: file.rawValue, name: name) {
-      () throws(FileSystemError) in try base.identity(of: file)
+      () throws(FileSystemError) in reported(try base.identity(of: file))
     }
   }
 
@@ -109,40 +121,62 @@ extension FaultInjectingFileSystem {
     atPath path: String, followingLinks: Bool
   ) throws(FileSystemError) -> FileIdentity? {
     try simple(.stat, path) { () throws(FileSystemError) in
-      try base.identity(atPath: path, followingLinks: followingLinks)
+      try base.identity(atPath: path, followingLinks: followingLinks).map(reported)
     }
   }
 
   public func rename(_ source: String, to destination: String) throws(FileSystemError) {
+    state.withLock { $0.beforePublish }?(destination)
     try simple(.rename, source + " -> " + destination, name: source, fault: .rename) {
-      () throws(FileSystemError) in try base.rename(source, to: destination)
+      () throws(FileSystemError) in
+      let call = { () throws(FileSystemError) in try self.base.rename(source, to: destination) }
+      if let recorder { try recorder.rename(source, to: destination, call) } else { try call() }
     }
     synchronized(source, movedTo: destination)
   }
 
   public func link(_ source: String, to destination: String) throws(FileSystemError) {
+    let (hook, failure) = state.withLock { ($0.beforePublish, $0.linkFailure) }
+    if let failure {
+      throw FileSystemError(
+        operation: "link", path: destination, code: failure,
+        reason: String(cString: strerror(failure)) + " (injected)")
+    }
+    hook?(destination)
     try simple(.link, source + " -> " + destination, name: destination) {
-      () throws(FileSystemError) in try base.link(source, to: destination)
+      () throws(FileSystemError) in
+      let call = { () throws(FileSystemError) in try self.base.link(source, to: destination) }
+      if let recorder { try recorder.link(source, to: destination, call) } else { try call() }
     }
   }
 
   public func synchronizeDirectory(_ path: String) throws(FileSystemError) {
     try simple(.fsyncFolder, path) { () throws(FileSystemError) in
-      try base.synchronizeDirectory(path)
+      let call = { () throws(FileSystemError) in try self.base.synchronizeDirectory(path) }
+      if let recorder { try recorder.synchronizeDirectory(path, call) } else { try call() }
     }
   }
 
   public func makeDirectory(_ path: String) throws(FileSystemError) {
-    try simple(.mkdir, path) { () throws(FileSystemError) in try base.makeDirectory(path) }
+    try simple(.mkdir, path) { () throws(FileSystemError) in
+      let call = { () throws(FileSystemError) in try self.base.makeDirectory(path) }
+      if let recorder { try recorder.makeDirectory(path, call) } else { try call() }
+    }
   }
 
   public func removeFile(_ path: String) throws(FileSystemError) {
-    try simple(.remove, path) { () throws(FileSystemError) in try base.removeFile(path) }
+    try simple(.remove, path) { () throws(FileSystemError) in
+      let call = { () throws(FileSystemError) in try self.base.removeFile(path) }
+      if let recorder { try recorder.removeFile(path, call) } else { try call() }
+    }
     synchronized(path)
   }
 
   public func contentsOfDirectory(_ path: String) throws(FileSystemError) -> [String] {
-    try simple(.list, path) { () throws(FileSystemError) in try base.contentsOfDirectory(path) }
+    state.withLock { $0.beforeListing }?(path)
+    return try simple(.list, path) { () throws(FileSystemError) in
+      try base.contentsOfDirectory(path)
+    }
   }
 
   public func tryLock(_ file: FileDescriptor) throws(FileSystemError) -> Bool {
@@ -156,5 +190,13 @@ extension FaultInjectingFileSystem {
     let (path, _) = describe(file)
     _ = fate(.unlock, path, descriptor: file.rawValue)
     base.unlock(file)
+  }
+
+  /// An identity as this file system reports it (see ``init(reporting:)``).
+  private func reported(_ identity: FileIdentity) -> FileIdentity {
+    guard let recorded = identities[IdentityKey(identity)] else { return identity }
+    return FileIdentity(
+      device: recorded.device, inode: recorded.inode, size: identity.size,
+      permissions: identity.permissions, kind: identity.kind)
   }
 }

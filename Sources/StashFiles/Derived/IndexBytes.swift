@@ -22,13 +22,6 @@ public struct ByteWriter {
     }
     output += bytes.prefix(width == 1 ? 255 : 65535)
   }
-
-  /// Appends a line's offset, length and number.
-  public mutating func span(_ span: LineSpan) {
-    integer(span.offset)
-    integer(UInt32(span.length))
-    integer(Int64(span.line))
-  }
 }
 
 /// Reads what ``ByteWriter`` writes from raw memory, without copying, never past its end.
@@ -67,14 +60,6 @@ public struct RawReader {
       length = (integer() as UInt16?).map(Int.init)
     }
     return length.flatMap { take($0) }
-  }
-
-  /// The next line span; `nil` past the end or out of range.
-  public mutating func span() -> LineSpan? {
-    guard let offset: Int64 = integer(), let length: UInt32 = integer(),
-      let line: Int64 = integer(), offset >= 0, line >= 0, line <= Int64(Int32.max)
-    else { return nil }
-    return LineSpan(offset: offset, length: Int(length), line: Int(line))
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+public import StashFiles
 import Synchronization
 
 /// The advisory lock on a device folder's `lock` file, held by anything writing the folder.

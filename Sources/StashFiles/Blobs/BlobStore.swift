@@ -1,3 +1,4 @@
+public import StashBase
 public import StashModel
 
 /// Immutable bytes kept beside the stores, named by their SHA-256: `blobs/<sha256>`.
@@ -39,7 +40,8 @@ public struct BlobStore: Sendable {
     if case .present = check(ref) { return ref }
     do throws(FileSystemError) {
       try fileSystem.makeDirectory(folder)
-      let temporary = folder + "/.tmp-" + RecordID.make().rawValue
+      let temporary = TemporaryName.path(
+        for: path(for: ref.digest), unique: RecordID.make().rawValue)
       let descriptor = try fileSystem.open(temporary, .createNew)
       defer { fileSystem.close(descriptor) }
       do throws(FileSystemError) {

@@ -1,7 +1,7 @@
 /// The file operations the log and the stores need, as a seam for fault injection.
 ///
 /// `POSIXFileSystem` is the real implementation. Tests wrap it with one that fails or tears
-/// writes on cue (`FaultInjectingFileSystem` in `StashTestSupport`), instead of flipping
+/// writes on cue (`ScriptedFileSystem` in `StashTestSupport`), instead of flipping
 /// global switches.
 public protocol FileSystem: Sendable {
   /// Opens a file.
@@ -274,9 +274,32 @@ extension FileSystem {
   ///   rename still makes it all or nothing, but neither the file nor the folder is
   ///   synchronized, so after a power loss it may be missing or fail its own checksum.
   /// - Throws: ``FileSystemError``; the temporary file is then removed.
+  ///
+  /// The temporary file's descriptor is closed exactly once, whatever fails: a second close
+  /// of its number could close a file another thread has opened since.
   public func writeFileAtomically(
     _ path: String, _ bytes: [UInt8], durable: Bool = true
   ) throws(FileSystemError) {
-    try Log.writeReplacing(path: path, bytes: bytes, durable: durable, fileSystem: self)
+    let temporary = TemporaryName.path(for: path)
+    try removeFile(temporary)
+    let descriptor = try open(temporary, .createNew)
+    do throws(FileSystemError) {
+      try write(descriptor, bytes, at: 0)
+      if durable { try synchronize(descriptor) }
+    } catch {
+      close(descriptor)
+      try? removeFile(temporary)
+      throw error
+    }
+    close(descriptor)
+    do throws(FileSystemError) {
+      try rename(temporary, to: path)
+    } catch {
+      try? removeFile(temporary)
+      throw error
+    }
+    // The new file is in place; if the folder cannot be synchronized, its name may not
+    // survive a power loss, and the caller is told so.
+    if durable { try synchronizeDirectory(parentPath(of: path)) }
   }
 }

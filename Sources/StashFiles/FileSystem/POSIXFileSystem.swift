@@ -183,7 +183,7 @@ extension FileSystemError {
 }
 
 /// The folder part of a path ("" when there is none).
-func parentPath(of path: String) -> String {
+package func parentPath(of path: String) -> String {
   var trimmed = Substring(path)
   while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
   guard let slash = trimmed.lastIndex(of: "/") else { return "" }
