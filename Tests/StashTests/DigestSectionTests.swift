@@ -147,7 +147,7 @@ import Testing
 }
 
 /// A sync computes the digest section and the local index on other cores while it exports
-/// (``DeviceFolder/sync(progress:)``): both describe the store as the sync left it.
+/// (``SyncFolder/sync(progress:)``): both describe the store as the sync left it.
 @Suite struct DerivedFilesAfterSyncTests {
   @Test func aSecondDevicesSyncLeavesACurrentDigestAndAUsableIndex() throws {
     try withTemporaryFolder { root in
