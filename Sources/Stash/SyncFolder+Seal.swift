@@ -63,11 +63,11 @@ extension SyncFolder {
   /// full run would have, in the sync state's times (outside the stores), for the mirror named
   /// by `cloud.store`'s first line.
   ///
-  /// - Parameter seal: The seal that matched, when a store matched it only by its bytes
-  ///   (``SyncSeal/Match/sameBytes``): it is written again with a new time, so that the next
-  ///   sync trusts the stores' times instead of reading every byte again (without this, a
-  ///   seal written in the same tick as the mirror's last write made every later sync read
-  ///   both stores whole).
+  /// - Parameter seal: The seal that matched, stamped again (``SyncSeal/stampedAgain(after:)``)
+  ///   when a store matched it only by its bytes: written with the stores' current lines and a
+  ///   new time, so that the next sync trusts the stores' times instead of reading every byte
+  ///   again (without this, a seal written in the same tick as the mirror's last write, or a
+  ///   `touch` of a store, made every later sync read both stores whole).
   static func skip(
     home: String, now: Timestamp, fileSystem: any FileSystem, stampingAgain seal: SyncSeal? = nil
   ) -> SyncRunReport {
@@ -75,7 +75,7 @@ extension SyncFolder {
       atPath: home + "/" + MirrorStore.fileName, fileSystem: fileSystem)?.storeID
     {
       recordSync(
-        home: home, mirror: mirror, at: now, exported: true, seal: seal?.restamped,
+        home: home, mirror: mirror, at: now, exported: true, seal: seal,
         fileSystem: fileSystem)
     }
     return nothingNewReport

@@ -85,7 +85,7 @@ extension SyncFolder {
     if let match = seal.match(home: home, fileSystem: options.fileSystem) {
       return skip(
         home: home, now: options.clock(), fileSystem: options.fileSystem,
-        stampingAgain: match == .sameBytes ? seal : nil)
+        stampingAgain: seal.stampedAgain(after: match))
     }
     if let changes = sealedChanges(
       home: home, schemas: schemas, seal: seal, fileSystem: options.fileSystem)
@@ -114,7 +114,7 @@ extension SyncFolder {
     if let seal, !sessionWaits, let match = seal.match(home: home, fileSystem: fileSystem) {
       return Self.skip(
         home: home, now: clock(), fileSystem: fileSystem,
-        stampingAgain: match == .sameBytes ? seal : nil)
+        stampingAgain: seal.stampedAgain(after: match))
     }
     if let seal, local != nil,
       let report = try syncSealedChanges(seal: seal, session: session, progress: progress)

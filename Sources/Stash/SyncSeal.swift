@@ -115,30 +115,38 @@ struct SyncSeal {
     /// Unchanged since the seal was written: the same inode, size and times, and changed
     /// before the seal was.
     case unchangedSinceSeal
-    /// The same bytes (size and CRC-32 of every byte), read again because the change time was
-    /// not older than the seal: a seal written in the same tick of the file system's clock as
-    /// the store's last write cannot tell that write from a later one. Stamping the seal again
-    /// now (``restamped``) spares the next sync that read.
-    case sameBytes
+    /// The same bytes (size and CRC-32 of every byte), read again because the stat line
+    /// differed or the change time was not older than the seal: a seal written in the same
+    /// tick of the file system's clock as the store's last write cannot tell that write from a
+    /// later one, and a `touch` or a copy of the same bytes changes the stat line alone.
+    /// `storeLines` are both stores' lines as they are now (their stat lines, taken before
+    /// their bytes were read, with the CRC-32 checked): the seal stamped again with them
+    /// (``stampedAgain(after:)``) spares the next sync that read.
+    case sameBytes(storeLines: [String])
   }
 
   /// Whether the store (`index`: 0 the local store, 1 the mirror) is the one the seal's line
   /// recorded, and how it was told: unchanged since the seal by its stat line, or else the
   /// same size and CRC-32 of every byte (as git does for its index); `nil` when it is not.
-  func storeMatch(_ index: Int, home: String, fileSystem: any FileSystem) -> Match? {
+  /// `line` is the store's line as it is now: its stat line, taken before its bytes were read,
+  /// and the recorded CRC-32.
+  func storeMatch(_ index: Int, home: String, fileSystem: any FileSystem) -> (
+    line: String, byTimes: Bool
+  )? {
     let name = Self.storeNames[index]
     let fields = storeLines[index].split(separator: " ").map(String.init)
     guard fields.count == 7, fields[0] == "store", fields[1] == name,
       let current = Self.storeStat(home + "/" + name, fileSystem: fileSystem)
     else { return nil }
+    let line = "store \(name) \(current.line) \(fields[6])"
     if let time, current.line == fields[2...5].joined(separator: " ") && current.change < time {
-      return .unchangedSinceSeal
+      return (line, true)
     }
     guard String(current.size) == fields[3],
       let crc = Self.fileCRC(
         home + "/" + name, size: current.size, from: (0, 0), fileSystem: fileSystem)
     else { return nil }
-    return Self.hex(crc) == fields[6] ? .sameBytes : nil
+    return Self.hex(crc) == fields[6] ? (line, false) : nil
   }
 
   /// Whether both stores and the shared folder are exactly as the seal recorded them (a sync
@@ -149,8 +157,8 @@ struct SyncSeal {
       let mirror = storeMatch(1, home: home, fileSystem: fileSystem),
       sharedFolderMatches(home: home, fileSystem: fileSystem)
     else { return nil }
-    return local == .unchangedSinceSeal && mirror == .unchangedSinceSeal
-      ? .unchangedSinceSeal : .sameBytes
+    return local.byTimes && mirror.byTimes
+      ? .unchangedSinceSeal : .sameBytes(storeLines: [local.line, mirror.line])
   }
 
   /// Whether both stores and the shared folder are exactly as the seal recorded them.
@@ -166,13 +174,15 @@ struct SyncSeal {
       && Self.sharedLines(cloud: cloud, fileSystem: fileSystem) == sharedLines
   }
 
-  /// This seal, to be written again with the time it is written at: for a seal whose stores
-  /// were just read again and found the same (``Match/sameBytes``). As safe as taking it anew
-  /// would be: every byte was checked under the folder's lock, and any write after that read
-  /// stamps the store with a change time no older than the new seal's.
-  var restamped: SyncSeal {
-    SyncSeal(
-      storeLines: storeLines, localPrefix: localPrefix, sharedLines: sharedLines, cloud: cloud,
+  /// This seal to write again after `match`, with the stores' lines as they are now and the
+  /// time it is written at; `nil` when the stores matched by their times (nothing to stamp).
+  /// As safe as taking the seal anew would be: every byte was checked under the folder's lock
+  /// after its stat line was taken, and any write after that stamps the store with a change
+  /// time no older than the new seal's.
+  func stampedAgain(after match: Match) -> SyncSeal? {
+    guard case .sameBytes(let lines) = match else { return nil }
+    return SyncSeal(
+      storeLines: lines, localPrefix: localPrefix, sharedLines: sharedLines, cloud: cloud,
       time: nil)
   }
 

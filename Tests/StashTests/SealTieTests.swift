@@ -57,6 +57,27 @@ import Testing
     }
   }
 
+  @Test func aTouchedStoreIsReadOnceThenTrustedByItsTimesAgain() throws {
+    try withTemporaryFolder { folder in
+      let setup = try SyncSealTests.Setup(folder)
+      let home = setup.home
+      // A `touch` (or a sync tool copying the same bytes back) changes the mirror's stat line
+      // and none of its bytes.
+      let mirror = home.path + "/cloud.store"
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: mirror)
+      let seal = try #require(SyncSeal.read(home: home.path, fileSystem: POSIXFileSystem()))
+      #expect(seal.match(home: home.path, fileSystem: POSIXFileSystem()) != .unchangedSinceSeal)
+
+      let skipped = try openDevice(home).folder.sync()
+      #expect(skipped.choice == .nothingNew)
+      let stamped = try #require(SyncSeal.read(home: home.path, fileSystem: POSIXFileSystem()))
+      #expect(
+        stamped.match(home: home.path, fileSystem: POSIXFileSystem()) == .unchangedSinceSeal,
+        "the next sync trusts the stores' times again")
+    }
+  }
+
   @Test func aSyncStampsItsSealAfterTheStoresLastWrite() throws {
     try withTemporaryFolder { folder in
       let setup = try SyncSealTests.Setup(folder)
