@@ -21,7 +21,9 @@ extension DeviceFolder {
   ///   - progress: Told after each photo is verified (reading and hashing every photo is
   ///     what takes long) how many of all were (for a progress line on a terminal).
   /// - Returns: The report; ``DoctorReport/isDamaged`` says whether anything is broken.
-  /// - Throws: ``StashError`` (busy) only when another process holds the folder's lock.
+  /// - Throws: ``StashError``: busy when another process holds the folder's lock; refused
+  ///   when the folder is another tool's (its models are not the inventory's), with nothing
+  ///   read or changed.
   public static func examine(
     at home: String, options: Options = Options(),
     progress: (_ checked: Int, _ total: Int) -> Void = { _, _ in }
@@ -37,6 +39,9 @@ extension DeviceFolder {
     report.hasInventory = store != nil
     let mirrorExists = (try? files.identity(atPath: mirrorPath)) != nil
     guard report.hasInventory || mirrorExists else { return report }
+    // Another tool's folder is not damaged: it is not examined at all.
+    _ = try SyncFolder.checkModels(
+      home: home, registry: InventorySchemas.registry, storeExists: true, fileSystem: files)
     if let store, store.kind != .regular {
       // Nothing to open (and no lock to take, so nothing is created): say what it is.
       report.add(

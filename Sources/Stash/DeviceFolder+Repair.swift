@@ -29,7 +29,9 @@ extension DeviceFolder {
   ///     ignored).
   /// - Returns: The report of the folder after the repair, with ``DoctorReport/repairs``
   ///   saying what was set aside and where.
-  /// - Throws: ``StashError`` (busy) only when another process holds the folder's lock.
+  /// - Throws: ``StashError``: busy when another process holds the folder's lock; refused
+  ///   when the folder is another tool's, with nothing changed (a record of a model this
+  ///   tool does not know is not damage).
   public static func repair(
     at home: String, options: Options = Options(),
     progress: (_ checked: Int, _ total: Int) -> Void = { _, _ in }
@@ -42,6 +44,13 @@ extension DeviceFolder {
     var repairs: [String] = []
     let storePath = home + "/" + LocalStore.fileName
     let mirrorPath = home + "/" + MirrorStore.fileName
+    // Another tool's folder is not damaged: nothing of it is set aside.
+    if (try? files.identity(atPath: storePath)) != nil
+      || (try? files.identity(atPath: mirrorPath)) != nil
+    {
+      _ = try SyncFolder.checkModels(
+        home: home, registry: InventorySchemas.registry, storeExists: true, fileSystem: files)
+    }
     let lock = FolderLock(folder: home, timeout: options.lockTimeout, fileSystem: files)
     // The device each store names: they differ when a change of identity was interrupted.
     var devices: (local: DeviceID?, mirror: DeviceID?) = (nil, nil)

@@ -171,13 +171,16 @@ public final class SyncFolder: Sendable {
   ///
   /// - Parameters:
   ///   - home: The folder.
-  ///   - schemas: The tool's models. A store holding a record of another model is refused as
-  ///     damaged, so a folder is always opened with the schemas it was written with (or more).
+  ///   - schemas: The tool's models. A folder records the models it holds (`schemas.json`):
+  ///     one whose models are not all among these (another tool's, or this tool's opened with
+  ///     some of its models only), or are newer versions, is refused with nothing changed; a
+  ///     tool with more models than the folder records (a release adding one) opens it and
+  ///     records them.
   ///   - options: Creation, naming, lock wait, clock and file system.
   /// - Returns: The open folder.
   /// - Throws: ``StashError`` when the local store cannot be opened: busy (another process),
   ///   damaged or too new, or the folder cannot be created; refused when two schemas share a
-  ///   model name.
+  ///   model name, or the folder holds models these do not include (see the README's "A folder knows whose it is").
   public static func open(
     at home: String, schemas: [Schema], options: Options = Options()
   ) throws(StashError) -> SyncFolder {
@@ -208,6 +211,8 @@ public final class SyncFolder: Sendable {
     } catch {
       throw StashError(LogError.io(error))
     }
+    let record = try checkModels(
+      home: home, registry: schemas, storeExists: exists, fileSystem: options.fileSystem)
     guard exists || options.createIfMissing else {
       return SyncFolder(
         home: home, schemas: schemas, local: nil, mirror: .notEntitled(.none), lock: lock,
@@ -242,6 +247,7 @@ public final class SyncFolder: Sendable {
     } catch {
       throw StashError(error)
     }
+    record?.write(home: home, lock: lock, fileSystem: options.fileSystem)
     StoreNotice.watch(local.file, openedWith: local.openReport.tail, tell: options.notices)
     let entitlement = local.content.settings.entitlement
     let folder = SyncFolder(

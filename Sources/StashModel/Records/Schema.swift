@@ -28,6 +28,11 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
 
   /// The model name, such as `"item"`.
   public let model: String
+  /// The model's version, from 1: a tool raises it when a new release changes what its
+  /// records hold. A device folder records the versions it was written with, and a tool that
+  /// knows only an older version of a model refuses the folder (see the README's "A folder
+  /// knows whose it is"). Not part of the schema's identity.
+  public let version: Int
   /// The fields in canonical order.
   public let fields: [FieldSpec]
   private let indexByName: [String: Int]
@@ -53,6 +58,7 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   ///
   /// - Parameters:
   ///   - model: A non-empty name.
+  ///   - version: The model's version (see ``version``), at least 1.
   ///   - fields: Distinct names; device-local fields must be optional, since the receiving
   ///     side of a copy starts them empty.
   ///   - changeTime: The name of a date field that records when a record last changed
@@ -70,10 +76,14 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   ///     schema's identity.
   /// - Throws: ``ModelError`` when the description breaks those rules.
   public init(
-    model: String, fields: [FieldSpec], changeTime: String? = nil, candidateKey: String? = nil,
-    lookup: [String] = [], mergeGroups: [[String]] = [], validate: Validator? = nil
+    model: String, version: Int = 1, fields: [FieldSpec], changeTime: String? = nil,
+    candidateKey: String? = nil, lookup: [String] = [], mergeGroups: [[String]] = [],
+    validate: Validator? = nil
   ) throws(ModelError) {
     guard !model.isEmpty else { throw ModelError("A schema needs a model name") }
+    guard version >= 1 else {
+      throw ModelError("The version of '\(model)' must be 1 or more, not \(version)")
+    }
     var index = [String: Int]()
     for (position, field) in fields.enumerated() {
       guard index.updateValue(position, forKey: field.name) == nil else {
@@ -99,6 +109,7 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
       throw ModelError("Counter '\(field.name)' of '\(model)' cannot be device-local")
     }
     self.model = model
+    self.version = version
     self.fields = fields
     self.indexByName = index
     self.validator = validate
