@@ -44,6 +44,8 @@ public struct LocalContent: Sendable {
   public private(set) var damagedRows: [Int64: DamagedRow] = [:]
   /// The schemas the rows follow.
   public let schemas: SchemaRegistry
+  /// Which rows hold each value of the schemas' indexed fields.
+  public private(set) var fieldIndex = FieldIndex()
   /// Where each live row's line is in the file, while that is known (``linesAreKnown``):
   /// what an index beside the store is built from.
   public internal(set) var rowLines: [RowID: LineSpan] = [:]
@@ -134,6 +136,8 @@ public struct LocalContent: Sendable {
       if !isComplete, rows[row] == nil, row < nextRow { unseenRows.insert(row) }
       if let old = rows[row], old.record.key != record.key { unindex(row, from: old.record.key) }
       if rows[row]?.record.key != record.key { rowsByKey[record.key, default: []].append(row) }
+      if let old = rows[row] { fieldIndex.remove(row, old.record) }
+      fieldIndex.insert(row, record)
       rows[row] = StoredRow(row: row, record: record, hash: hash)
       if !damagedRows.isEmpty { damagedRows[row.rawValue] = nil }
       if row >= nextRow { nextRow = RowID(row.rawValue + 1) }
@@ -144,10 +148,14 @@ public struct LocalContent: Sendable {
         return
       }
       unindex(row, from: old.record.key)
+      fieldIndex.remove(row, old.record)
     case .damagedRow(let damaged):
       // The line replaces whatever the row held: the row's latest state cannot be trusted.
       let row = RowID(damaged.row)
-      if let old = rows.removeValue(forKey: row) { unindex(row, from: old.record.key) }
+      if let old = rows.removeValue(forKey: row) {
+        unindex(row, from: old.record.key)
+        fieldIndex.remove(row, old.record)
+      }
       damagedRows[damaged.row] = damaged
       if RowID.isValid(damaged.row), row >= nextRow { nextRow = RowID(damaged.row + 1) }
     case .putTombstone(let tombstone):

@@ -84,22 +84,16 @@ extension SyncFolder {
   }
 
   /// Deletes the live record with `key`: a tombstone, which travels, and the row's removal, in
-  /// one transaction.
+  /// one transaction, with what the delete rules of the references naming it do (see
+  /// ``WriteTransaction/delete(_:)``).
   ///
   /// - Returns: The deleted record.
-  /// - Throws: ``StashError`` when there is no such record or the save fails.
+  /// - Throws: ``StashError`` when there is no such record, a rule denies the delete, or the
+  ///   save fails.
   @discardableResult
   public func delete(_ key: RecordKey) throws(StashError) -> Record {
-    let now = clock()
-    return try save("the delete of \(key.model) '\(key.id)'") {
-      content, transaction throws(StashError) in
-      let rows = content.rows(for: key)
-      guard rows.count == 1 else {
-        if rows.isEmpty { throw Self.notFound(key) }
-        throw Self.duplicateRows(rows.count, of: key)
-      }
-      transaction.delete(rows[0], at: now)
-      return rows[0].record
+    try write("the delete of \(key.model) '\(key.id)'") { tx throws(StashError) in
+      try tx.delete(key)
     }
   }
 

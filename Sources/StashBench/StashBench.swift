@@ -45,6 +45,10 @@ enum StashBench {
       summary: "first sync and second device's import, plain and encrypted, A/B interleaved",
       run: encryptedSyncBenchmark),
     BenchCommand(
+      name: "transaction", arguments: "[--fights N] [--runs N] [--dir DIR]",
+      summary: "seed 003's 3,900 scorecard records in one write { tx in } beside saveOnce",
+      run: transactionBenchmark),
+    BenchCommand(
       name: "reconcile", arguments: "DIR",
       summary: "a pass with nothing to do, and passes after one edit (DIR made --synced)",
       run: reconcileBenchmark),

@@ -7,13 +7,51 @@ public struct FieldSpec: Hashable, Sendable {
   /// A device-local field is neither hashed nor copied between stores (a reminder's
   /// notification identifier belongs to the device that scheduled the notification).
   public let isDeviceLocal: Bool
+  /// For a reference: what deleting the record it names does to the record holding it.
+  public let deleteRule: DeleteRule
 
   /// Describes one field.
-  public init(_ name: String, _ type: FieldType, deviceLocal: Bool = false) {
+  ///
+  /// - Parameters:
+  ///   - name: The field's name.
+  ///   - type: Its type.
+  ///   - deviceLocal: Whether it belongs to this device only (see ``isDeviceLocal``).
+  ///   - onDelete: For a synced reference (``FieldType/reference(model:)``, or an optional
+  ///     one for ``DeleteRule/nullify``): what deleting the record it names does.
+  public init(
+    _ name: String, _ type: FieldType, deviceLocal: Bool = false, onDelete: DeleteRule = .none
+  ) {
     self.name = name
     self.type = type
     self.isDeviceLocal = deviceLocal
+    self.deleteRule = onDelete
   }
+
+  /// The model this field refers to, if it is a reference (or an optional one).
+  public var referencedModel: String? {
+    switch type {
+    case .reference(let model), .optional(.reference(let model)): model
+    default: nil
+    }
+  }
+}
+
+/// What deleting a record does to the records whose reference field names it, applied in
+/// the transaction of the delete (so it travels as one unit with it).
+///
+/// It applies to the records this device holds when it deletes; a record that arrives later
+/// naming a deleted one dangles, as every reference may (it is reported, never followed
+/// blindly).
+public enum DeleteRule: String, Hashable, Sendable, CaseIterable {
+  /// Nothing: the references dangle.
+  case none
+  /// The records naming it are deleted too (and their own rules apply in turn).
+  case cascade
+  /// The reference is cleared (the field must be optional), and the record's change time,
+  /// if its schema has one, set to the delete's.
+  case nullify
+  /// The delete is refused while a live record names it.
+  case deny
 }
 
 /// The ordered fields of one model.
@@ -49,6 +87,10 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   /// message), in declared order: the lookups, labels and the local index search these, and
   /// no other field (see ``Record/lookupNames``).
   public let lookupIndices: [Int]
+  /// The positions of the fields a query may select by (``Schema/init(model:version:fields:changeTime:candidateKey:lookup:indexed:mergeGroups:validate:)``'s
+  /// `indexed`), and of every reference with a delete rule (whose inverse lookup the rule
+  /// needs), in field order: the local store keeps, for each, which rows hold each value.
+  public let indexedIndices: [Int]
   /// What concurrent versions merge by, in field order: every synced field on its own, except
   /// the fields of a declared group (a location's latitude, longitude and radius), which merge
   /// as one. The change time is not a unit (the latest wins).
@@ -68,6 +110,9 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   ///   - lookup: The synced text fields a person names a record by, in the order a label
   ///     prefers them (see ``lookupIndices``); none: found by its id only. Not part of the
   ///     schema's identity.
+  ///   - indexed: The fields queries select by (equality and ranges; see
+  ///     ``indexedIndices``): synced text, integer, double, date, bool or reference fields,
+  ///     or optional ones. Not part of the schema's identity.
   ///   - mergeGroups: Fields that only make sense together (coordinates and their radius, a
   ///     lease's holder and times): when two devices change such a group at the same time,
   ///     one side's values are kept for all of them or the group is in conflict, never a mix.
@@ -77,8 +122,8 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   /// - Throws: ``ModelError`` when the description breaks those rules.
   public init(
     model: String, version: Int = 1, fields: [FieldSpec], changeTime: String? = nil,
-    candidateKey: String? = nil, lookup: [String] = [], mergeGroups: [[String]] = [],
-    validate: Validator? = nil
+    candidateKey: String? = nil, lookup: [String] = [], indexed: [String] = [],
+    mergeGroups: [[String]] = [], validate: Validator? = nil
   ) throws(ModelError) {
     guard !model.isEmpty else { throw ModelError("A schema needs a model name") }
     guard version >= 1 else {
@@ -105,8 +150,19 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
       }
     }
     self.lookupIndices = try Self.lookupIndices(of: model, lookup, fields: fields, index: index)
+    self.indexedIndices = try Self.indexedIndices(of: model, indexed, fields: fields, index: index)
     for field in fields where field.isDeviceLocal && field.type.isCounter {
       throw ModelError("Counter '\(field.name)' of '\(model)' cannot be device-local")
+    }
+    for field in fields where field.deleteRule != .none {
+      guard field.referencedModel != nil, !field.isDeviceLocal else {
+        throw ModelError(
+          "The delete rule of '\(field.name)' of '\(model)' needs a synced reference field")
+      }
+      if field.deleteRule == .nullify, case .reference = field.type {
+        throw ModelError(
+          "'\(field.name)' of '\(model)' must be an optional reference to be nullified")
+      }
     }
     self.model = model
     self.version = version
@@ -163,6 +219,35 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
       positions.append(position)
     }
     return positions
+  }
+
+  private static func indexedIndices(
+    of model: String, _ indexed: [String], fields: [FieldSpec], index: [String: Int]
+  ) throws(ModelError) -> [Int] {
+    var positions = Set<Int>()
+    for name in indexed {
+      guard let position = index[name] else {
+        throw ModelError("The indexed field '\(name)' is not a field of '\(model)'")
+      }
+      let field = fields[position]
+      var type = field.type
+      if case .optional(let wrapped) = type { type = wrapped }
+      let indexable: Bool
+      switch type {
+      case .string, .integer, .double, .date, .bool, .reference: indexable = true
+      default: indexable = false
+      }
+      guard indexable, !field.isDeviceLocal else {
+        throw ModelError(
+          "The indexed field '\(name)' of '\(model)' must be a synced text, number, date, "
+            + "bool or reference field")
+      }
+      positions.insert(position)
+    }
+    for (position, field) in fields.enumerated() where field.deleteRule != .none {
+      positions.insert(position)
+    }
+    return positions.sorted()
   }
 
   public static func == (lhs: Schema, rhs: Schema) -> Bool {
