@@ -56,13 +56,20 @@ public struct ArgumentParser: Sendable {
   ///
   /// Subcommand names are matched first, then options and positional arguments are checked
   /// and converted by kind. When the line has a mistake but also asks for help after it, help
-  /// wins, so `stash add --quantty 5 --help` shows the help of `stash add`.
+  /// wins, so `stash add --quantty 5 --help` shows the help of `stash add`. A line that starts
+  /// with ``helpCommand`` asks for help by name, as git's does: `stash help sync status` is
+  /// `stash sync status --help` (unless the root has a subcommand of that name).
   ///
   /// - Parameter arguments: The arguments after the tool's name (`CommandLine.arguments`
   ///   without its first element).
   /// - Returns: Help, the version, or the command to run with its values.
   /// - Throws: ``UsageError`` for anything the specs do not allow.
   public func parse(_ arguments: [String]) throws(UsageError) -> ParseOutcome {
+    if arguments.first == Self.helpCommand, root.subcommand(named: Self.helpCommand) == nil,
+      !root.subcommands.isEmpty
+    {
+      return try help(naming: arguments.dropFirst())
+    }
     var state = ParseState(root: root)
     var index = 0
     do throws(UsageError) {
@@ -83,6 +90,24 @@ public struct ArgumentParser: Sendable {
       }
       throw error
     }
+  }
+
+  /// The word that asks for help by name, as git's: `stash help sync status`.
+  ///
+  /// A tree whose root has a subcommand of that name keeps it.
+  public static let helpCommand = "help"
+
+  /// `help NAME…`: the help of the command the names lead to, as `NAME… --help` prints it.
+  ///
+  /// A name that is not a subcommand of the command reached so far (or names after a command
+  /// that has none) is a usage error with the closest name suggested; `-h` and `--help`
+  /// among the names change nothing.
+  private func help(naming names: ArraySlice<String>) throws(UsageError) -> ParseOutcome {
+    var state = ParseState(root: root)
+    for name in names where !ParseState.isHelp(name) {
+      try state.enterForHelp(name)
+    }
+    return .help(formatter.help(for: state.chain))
   }
 
   /// The help text of a command in this parser's tree.

@@ -111,6 +111,17 @@ struct ParseState {
     Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
+  /// Moves down to the subcommand `name` for `help NAME…`; a command without subcommands
+  /// has none to move to.
+  mutating func enterForHelp(_ name: String) throws(UsageError) {
+    guard !chain.command.subcommands.isEmpty else {
+      throw chain.error(
+        .unknownCommand,
+        "Unknown command '\(name)' for '\(chain.commandLine)', which has no subcommands")
+    }
+    try enter(name)
+  }
+
   private mutating func enter(_ name: String) throws(UsageError) {
     guard let subcommand = chain.command.subcommand(named: name) else {
       let suggestion = Suggestion.closest(to: name, in: chain.command.subcommands.map(\.name))

@@ -37,6 +37,7 @@ enum CommandTable {
       "stash init --name kitchen",
       "stash add \"Koleston 7/1\" --quantity 3 --location bathroom",
       "stash list --low-stock",
+      "stash help sync",
     ],
     version: version)
 
