@@ -65,11 +65,6 @@ public struct ArgumentParser: Sendable {
   /// - Returns: Help, the version, or the command to run with its values.
   /// - Throws: ``UsageError`` for anything the specs do not allow.
   public func parse(_ arguments: [String]) throws(UsageError) -> ParseOutcome {
-    if arguments.first == Self.helpCommand, root.subcommand(named: Self.helpCommand) == nil,
-      !root.subcommands.isEmpty
-    {
-      return try help(naming: arguments.dropFirst())
-    }
     var state = ParseState(root: root)
     var index = 0
     do throws(UsageError) {
@@ -82,6 +77,7 @@ public struct ArgumentParser: Sendable {
         case nil: continue
         }
       }
+      if state.isHelpByName { return .help(formatter.help(for: state.chain)) }
       return .command(try state.finish())
     } catch {
       let rest = state.optionsEnded ? [] : arguments[index...].prefix { $0 != "--" }
@@ -94,21 +90,11 @@ public struct ArgumentParser: Sendable {
 
   /// The word that asks for help by name, as git's: `stash help sync status`.
   ///
-  /// A tree whose root has a subcommand of that name keeps it.
+  /// It may follow the root's global options (`stash --home DIR help sync`); the names after it
+  /// lead to the command whose help is printed, and a name that is not a subcommand of the
+  /// command reached so far is a usage error with the closest name suggested. A tree whose
+  /// root has a subcommand of that name keeps it.
   public static let helpCommand = "help"
-
-  /// `help NAME…`: the help of the command the names lead to, as `NAME… --help` prints it.
-  ///
-  /// A name that is not a subcommand of the command reached so far (or names after a command
-  /// that has none) is a usage error with the closest name suggested; `-h` and `--help`
-  /// among the names change nothing.
-  private func help(naming names: ArraySlice<String>) throws(UsageError) -> ParseOutcome {
-    var state = ParseState(root: root)
-    for name in names where !ParseState.isHelp(name) {
-      try state.enterForHelp(name)
-    }
-    return .help(formatter.help(for: state.chain))
-  }
 
   /// The help text of a command in this parser's tree.
   ///

@@ -8,6 +8,8 @@ import Testing
   @Test(arguments: [
     ("help", ""), ("help sync", "sync"), ("help sync status", "sync status"),
     ("help consume", "consume"), ("help location add", "location add"),
+    ("--home /h help sync", "sync"), ("help sync status --json", "sync status"),
+    ("help --help", ""),
   ])
   func helpNamesACommandAndPrintsWhatItsHelpFlagPrints(line: String, path: String) throws {
     let asked = helpText(words(line))
