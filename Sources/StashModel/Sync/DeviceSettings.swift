@@ -53,6 +53,21 @@ public struct DeviceSettings: Hashable, Sendable {
     return (valid ? host : "device") + suffix
   }
 
+  /// The name once this device takes the id `new` in place of `old` (a copy that became a
+  /// device of its own, `stash sync new-identity`): a default name, which ends in the old
+  /// id's first four characters, follows the id, so the copy and the original stay told
+  /// apart; any other name stays as it is.
+  ///
+  /// - Parameters:
+  ///   - old: The id the device had.
+  ///   - new: The id it takes.
+  /// - Returns: The name to keep.
+  public func name(changingID old: DeviceID, to new: DeviceID) -> String {
+    let oldSuffix = "-" + old.rawValue.prefix(4)
+    guard name.hasSuffix(oldSuffix), name.count > oldSuffix.count else { return name }
+    return name.dropLast(oldSuffix.count) + "-" + new.rawValue.prefix(4)
+  }
+
   /// Settings with the given values.
   public init(
     name: String, entitlement: Entitlement = .none, cloudFolder: String? = nil,
