@@ -56,7 +56,9 @@ public struct ArgumentParser: Sendable {
   ///
   /// Subcommand names are matched first, then options and positional arguments are checked
   /// and converted by kind. When the line has a mistake but also asks for help after it, help
-  /// wins, so `stash add --quantty 5 --help` shows the help of `stash add`.
+  /// wins, so `stash add --quantty 5 --help` shows the help of `stash add`. A line that starts
+  /// with ``helpCommand`` asks for help by name, as git's does: `stash help sync status` is
+  /// `stash sync status --help` (unless the root has a subcommand of that name).
   ///
   /// - Parameter arguments: The arguments after the tool's name (`CommandLine.arguments`
   ///   without its first element).
@@ -75,6 +77,7 @@ public struct ArgumentParser: Sendable {
         case nil: continue
         }
       }
+      if state.isHelpByName { return .help(formatter.help(for: state.chain)) }
       return .command(try state.finish())
     } catch {
       let rest = state.optionsEnded ? [] : arguments[index...].prefix { $0 != "--" }
@@ -84,6 +87,14 @@ public struct ArgumentParser: Sendable {
       throw error
     }
   }
+
+  /// The word that asks for help by name, as git's: `stash help sync status`.
+  ///
+  /// It may follow the root's global options (`stash --home DIR help sync`); the names after it
+  /// lead to the command whose help is printed, and a name that is not a subcommand of the
+  /// command reached so far is a usage error with the closest name suggested. A tree whose
+  /// root has a subcommand of that name keeps it.
+  public static let helpCommand = "help"
 
   /// The help text of a command in this parser's tree.
   ///

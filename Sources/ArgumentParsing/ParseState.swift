@@ -8,6 +8,9 @@ struct ParseState {
 
   private(set) var chain: CommandChain
   private(set) var optionsEnded = false
+  /// Whether the line asked for help by name (`stash help sync`): the names after `help` lead
+  /// to the command whose help is the answer.
+  private(set) var isHelpByName = false
   private var options: [String: OptionSpec] = [:]
   private var values: [String: [ParsedValue]] = [:]
   private var given: [String] = []
@@ -38,6 +41,12 @@ struct ParseState {
       return try readOption(token, from: arguments, at: &index)
     } else if token.hasPrefix("-") && !Self.isPositionalDash(token) {
       throw unknownOption(token)
+    } else if isHelpByName {
+      try enterForHelp(token)
+    } else if chain.isAtRoot, token == ArgumentParser.helpCommand,
+      chain.command.subcommand(named: token) == nil, !chain.command.subcommands.isEmpty
+    {
+      isHelpByName = true
     } else if !chain.command.subcommands.isEmpty {
       try enter(token)
     } else {
@@ -109,6 +118,17 @@ struct ParseState {
 
   private static func lookup(_ options: [OptionSpec]) -> [String: OptionSpec] {
     Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// Moves down to the subcommand `name` for `help NAME…`; a command without subcommands
+  /// has none to move to.
+  private mutating func enterForHelp(_ name: String) throws(UsageError) {
+    guard !chain.command.subcommands.isEmpty else {
+      throw chain.error(
+        .unknownCommand,
+        "Unknown command '\(name)' for '\(chain.commandLine)', which has no subcommands")
+    }
+    try enter(name)
   }
 
   private mutating func enter(_ name: String) throws(UsageError) {

@@ -29,7 +29,7 @@ public enum MirrorChange: Hashable, Sendable {
 public struct Peer: Hashable, Sendable {
   /// Its identity.
   public let device: DeviceID
-  /// Its name (its host name by default), when its segments say.
+  /// Its name (by default its host name and the start of its id), when its segments say.
   public let name: String?
   /// When its newest segment read here was written, when its segments say.
   public let wroteAt: Timestamp?

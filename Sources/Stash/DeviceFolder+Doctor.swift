@@ -210,10 +210,10 @@ extension DeviceFolder {
       report.add(.damage, "mirror", reason)
     case .notEntitled:
       guard exists else {
-        report.mirror = "not entitled"
+        report.mirror = "off"
         return
       }
-      report.mirror = "not entitled"
+      report.mirror = "off"
       let options = device.options
       // The lock is this process's own (reentrant), so this cannot be busy.
       try? examineMirrorFile(

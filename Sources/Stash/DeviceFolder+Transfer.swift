@@ -48,8 +48,9 @@ public struct ImportReport: Hashable, Sendable {
 }
 
 extension DeviceFolder {
-  /// The CSV columns, in order. Dates are seconds since 1970 as written in the store; `photo`
-  /// is the photo's SHA-256 and `photoSize` its size in bytes.
+  /// The CSV columns, in order. Dates are ISO-8601 in UTC, exact to the bit
+  /// (``CSV/text(of:)``; an import also reads the seconds since 1970 older exports wrote);
+  /// `photo` is the photo's SHA-256 and `photoSize` its size in bytes.
   package static let csvColumns = [
     "id", "name", "brand", "quantity", "unit", "notes", "location", "lowStockThreshold",
     "barcode", "photo", "photoSize", "createdAt", "updatedAt",
@@ -71,7 +72,7 @@ extension DeviceFolder {
             item.notes, item.locationID.flatMap { names[$0] } ?? "",
             item.lowStockThreshold.map { "\($0)" } ?? "", item.barcode ?? "",
             item.photo?.digest.hex ?? "", item.photo.map { "\($0.size)" } ?? "",
-            "\(item.createdAt.secondsSince1970)", "\(item.updatedAt.secondsSince1970)",
+            CSV.text(of: item.createdAt), CSV.text(of: item.updatedAt),
           ])
         }
     }
@@ -271,8 +272,10 @@ extension DeviceFolder {
       }
       func time(_ column: String) throws(StashError) -> Timestamp? {
         guard let value = text(column) else { return nil }
-        guard let seconds = Double(value), let time = Timestamp(secondsSince1970: seconds) else {
-          throw refuse("has '\(value)' as \(column), not seconds since 1970")
+        guard let time = CSV.timestamp(value) else {
+          throw refuse(
+            "has '\(value)' as \(column), not a time such as '2026-12-06T12:00:00Z' (ISO-8601) "
+              + "or seconds since 1970")
         }
         return time
       }

@@ -66,7 +66,8 @@ public struct DoctorReport: Hashable, Sendable {
   public var openConflicts = 0
   /// Photos (distinct blobs) referenced by rows, conflicts and mirror versions, and checked.
   public var photosChecked = 0
-  /// The mirror's state in a few words: `not entitled`, `open`, `unavailable`, `absent`.
+  /// The mirror's state in a word: `off` (sync is off: the entitlement in effect does not
+  /// sync), `open`, `unavailable`, `absent`.
   public var mirror = "absent"
   /// Everything found, most serious first.
   public var findings: [Finding] = []

@@ -65,8 +65,13 @@ extension SyncFolder {
     if !finishing {
       try rewrite(mirror.file, as: current, changes: Self.reKeyed(mirror.content, keeping: change))
     }
-    try rewrite(
-      local.file, as: current, changes: change.localChanges(local.content.changesForCompaction))
+    let changes = change.localChanges(local.content.changesForCompaction).map {
+      change -> LocalChange in
+      guard case .putSettings(var settings) = change else { return change }
+      settings.name = settings.name(changingID: previous, to: current)
+      return .putSettings(settings)
+    }
+    try rewrite(local.file, as: current, changes: changes)
     return NewIdentityReport(
       previous: previous, current: current, versionsToExport: mirror.content.pending.count)
   }

@@ -126,6 +126,7 @@ extension SyncFolder {
     let changes = local.content.changesForCompaction.map { change -> LocalChange in
       guard case .putSettings(var settings) = change else { return change }
       settings.folderIdentity = here
+      settings.name = settings.name(changingID: previous, to: current)
       return .putSettings(settings)
     }
     try rewrite(local.file, as: current, changes: changes)

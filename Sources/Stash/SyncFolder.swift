@@ -65,7 +65,8 @@ public final class SyncFolder: Sendable {
     /// Create the folder and its store when missing (a command that writes); otherwise a
     /// missing store reads as empty and nothing is created.
     public var createIfMissing: Bool
-    /// The name a new device gets (default: the host name).
+    /// The name a new device gets (default: ``DeviceSettings/defaultName(host:device:)``, the
+    /// host name and the start of the device id).
     public var deviceName: String?
     /// How long to wait for another process holding the folder's lock, in seconds.
     public var lockTimeout: Double
@@ -231,14 +232,16 @@ public final class SyncFolder: Sendable {
     do {
       // Only a store that is created takes identifiers and a time: an open that creates
       // nothing leaves the folder's sequence of identifiers as it was.
-      let creation =
-        exists
-        ? nil
-        : LocalStore.Creation(
-          deviceID: DeviceID(options.newIdentifier().rawValue)!,
-          deviceName: options.deviceName ?? ProcessInfo.processInfo.hostName,
+      var creation: LocalStore.Creation?
+      if !exists {
+        let device = DeviceID(options.newIdentifier().rawValue)!
+        creation = LocalStore.Creation(
+          deviceID: device,
+          deviceName: options.deviceName
+            ?? DeviceSettings.defaultName(host: ProcessInfo.processInfo.hostName, device: device),
           time: options.clock(), storeID: StoreID(options.newIdentifier().rawValue)!,
           folderIdentity: identity)
+      }
       local = try LocalStore.open(
         folder: home, schemas: schemas, lock: lock, create: creation,
         access: exists ? options.access.store : .writing, compaction: options.compaction,

@@ -130,9 +130,9 @@ extension CommandTable {
     "enable",
     abstract: "Turn on sync through a shared cloud folder",
     discussion: """
-      Records a sync subscription and the shared folder; both take effect from the next run. \
-      Set sync up on one device first and let the folder reach the others before enabling \
-      it there.
+      Turns sync on through the shared folder from the next run ('stash sync disable' turns \
+      it off again). Set sync up on one device first and let the folder reach the others \
+      before enabling it there.
 
       With --encrypt, the folder (new and empty) is encrypted: a new random key is made, \
       printed once as a sync key (12 groups of 5 characters, with a check), and kept in this \

@@ -37,6 +37,7 @@ enum CommandTable {
       "stash init --name kitchen",
       "stash add \"Koleston 7/1\" --quantity 3 --location bathroom",
       "stash list --low-stock",
+      "stash help sync",
     ],
     version: version)
 
@@ -73,7 +74,8 @@ enum CommandTable {
   // MARK: - Items
 
   static let deviceName = Option<String?>(
-    "name", value: "DEVICE", help: "A name for this device (default: the host name)")
+    "name", value: "DEVICE",
+    help: "A name for this device (default: the host name and the start of its id)")
   static let itemName = Argument<String>("NAME", help: "The item's name")
   static let locationFilter = Option<String?>(
     "location", value: "L", help: "Only items kept at this location")

@@ -123,7 +123,7 @@ struct Session {
   ///
   /// - Parameters:
   ///   - reading: The folder as opened for reading, reused when it has a store.
-  ///   - deviceName: The name a new device gets (default: the host name).
+  ///   - deviceName: The name a new device gets (default: the host name and the start of its id).
   ///   - announce: Whether to say on standard error that the folder was created.
   /// - Throws: ``StashError`` when the folder cannot be created or opened.
   ///   - migrating: Whether a legacy file waiting to be imported is imported now.

@@ -33,7 +33,7 @@ import Testing
       #expect(json["gate"] == nil, "the gate was a sentence; lastImport says when it opened")
       #expect(json["on"] == .bool(true))
       #expect(json["mirrorState"]?.text == "open")
-      #expect(json["entitlement"]?.text == "yearly-subscription")
+      #expect(json["onFromNextRun"] == .bool(true))
       // Only the documented message fields may hold a sentence.
       let messages: Set<String> = ["mirrorProblem", "exportStopped", "folderProblem"]
       guard case .object(let object)? = Optional(json) else { return }

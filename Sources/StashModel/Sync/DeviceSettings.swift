@@ -19,7 +19,7 @@ public enum Entitlement: String, Hashable, Sendable, CaseIterable {
 
 /// This device's own settings, kept in the local store and never synced.
 public struct DeviceSettings: Hashable, Sendable {
-  /// A person-readable name for this device (default: the host name).
+  /// A person-readable name for this device (default: ``defaultName(host:device:)``).
   public var name: String
   /// The saved entitlement; the mirror opens at launch only for a subscription.
   public var entitlement: Entitlement
@@ -33,6 +33,40 @@ public struct DeviceSettings: Hashable, Sendable {
   /// device identity of its own before its first write. `nil` in a store written before
   /// format 4 (recorded by its first write).
   public var folderIdentity: FolderIdentity?
+
+  /// The name a new device gets when none is given: the host name and the first four
+  /// characters of the device id, such as `salon-mac-3f2b`.
+  ///
+  /// Two device folders on one machine (two homes, a test folder beside the real one) then
+  /// tell themselves apart in conflicts and device lists, where the host name alone read
+  /// "this device and salon-mac". A host name that is empty or not a valid name (too long,
+  /// invisible or control characters) gives way to `device`. The name is chosen once, when
+  /// the folder is created: an existing folder keeps the name it has.
+  ///
+  /// - Parameters:
+  ///   - host: The machine's host name.
+  ///   - device: The new device's id.
+  /// - Returns: `<host>-<first four characters of the id>`.
+  public static func defaultName(host: String, device: DeviceID) -> String {
+    let suffix = "-" + device.rawValue.prefix(4)
+    let valid = !host.isEmpty && (try? Validate.name(host + suffix, of: "device")) != nil
+    return (valid ? host : "device") + suffix
+  }
+
+  /// The name once this device takes the id `new` in place of `old` (a copy that became a
+  /// device of its own, `stash sync new-identity`): a default name, which ends in the old
+  /// id's first four characters, follows the id, so the copy and the original stay told
+  /// apart; any other name stays as it is.
+  ///
+  /// - Parameters:
+  ///   - old: The id the device had.
+  ///   - new: The id it takes.
+  /// - Returns: The name to keep.
+  public func name(changingID old: DeviceID, to new: DeviceID) -> String {
+    let oldSuffix = "-" + old.rawValue.prefix(4)
+    guard name.hasSuffix(oldSuffix), name.count > oldSuffix.count else { return name }
+    return name.dropLast(oldSuffix.count) + "-" + new.rawValue.prefix(4)
+  }
 
   /// Settings with the given values.
   public init(

@@ -15,7 +15,7 @@ enum InitCommand: StashHandler {
     if let name, name.allSatisfy(\.isWhitespace) {
       throw StashError.refused(
         "A device needs a name that is not empty; leave out '--name' "
-          + "to use the host name")
+          + "to use the host name and the start of the device id")
     }
     if let name { try Validate.name(name, of: "device") }
     let existing = try session.openForReading(migrating: false)

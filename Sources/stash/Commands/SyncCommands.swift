@@ -124,7 +124,7 @@ enum SyncCommand: StashHandler {
   }
 }
 
-/// `stash sync enable --cloud DIR`: record a verified subscription and the shared folder.
+/// `stash sync enable --cloud DIR`: turn sync on through the shared folder from the next run.
 enum SyncEnableCommand: StashHandler {
   static let path = ["sync", "enable"]
 

@@ -20,19 +20,28 @@ enum SyncStatusCommand: StashHandler {
     return ExitStatus.done
   }
 
+  /// Whether sync is on for this run. The library's entitlement rule is what decides, but a
+  /// person using the CLI bought nothing: for them sync is on or off, turned on by `stash sync
+  /// enable` and off by `stash sync disable`, so that is all the CLI says about it.
   static func isOn(_ status: SyncStatus) -> Bool {
     status.entitlementInEffect.opensMirror && status.cloudFolder != nil
+  }
+
+  /// Whether sync is on from the next run, as the saved settings say.
+  static func isOnFromNextRun(_ status: SyncStatus) -> Bool {
+    status.savedEntitlement.opensMirror && status.cloudFolder != nil
   }
 
   static func lines(
     _ status: SyncStatus, _ overview: SyncOverview, device: DeviceFolder, output: Output
   ) -> [String] {
     var lines = [
-      "Sync: " + (isOn(status) ? "on" : "off") + " (entitlement in effect: "
-        + "\(status.entitlementInEffect.rawValue))"
+      isOn(status)
+        ? "Sync: on ('stash sync disable' turns it off)"
+        : "Sync: off ('stash sync enable --cloud DIR' turns it on)"
     ]
-    if status.savedEntitlement != status.entitlementInEffect {
-      lines.append("From the next run: \(status.savedEntitlement.rawValue)")
+    if isOnFromNextRun(status) != isOn(status) {
+      lines.append("From the next run: sync " + (isOnFromNextRun(status) ? "on" : "off"))
     }
     lines.append(
       "This device: \(device.folder.settings.name) (\(device.folder.deviceID?.rawValue ?? "-"))")
@@ -40,7 +49,9 @@ enum SyncStatusCommand: StashHandler {
     if let encryption = status.encryption { lines += encryptionLines(encryption) }
     switch status.mirror {
     case .success(let id): lines.append("Mirror: \(id.rawValue)")
-    case .failure(let reason): lines.append("Mirror: - (\(reason.message))")
+    case .failure(let reason) where reason.category == .damaged:
+      lines.append("Mirror: - (\(reason.message))")
+    case .failure: lines.append("Mirror: - (sync is off)")
     }
     if let zone = status.zone { lines.append("Zone: \(zone)") }
     lines.append("Digest: " + DigestView.summary(overview.digest))
@@ -103,9 +114,11 @@ enum SyncStatusCommand: StashHandler {
     var mirrorProblem: JSONValue = .null
     switch status.mirror {
     case .success(let id): mirror = .string(id.rawValue)
-    case .failure(let reason):
+    case .failure(let reason) where reason.category == .damaged:
       mirrorProblem = .string(reason.message)
-      mirrorState = reason.category == .damaged ? "unavailable" : "not-entitled"
+      mirrorState = "unavailable"
+    case .failure:
+      mirrorState = "off"
     }
     var object: JSONObject = [
       "on": .bool(isOn(status)),
@@ -113,8 +126,7 @@ enum SyncStatusCommand: StashHandler {
         "id": device.folder.deviceID.map { .string($0.rawValue) } ?? .null,
         "name": .string(device.folder.settings.name),
       ]),
-      "entitlement": .string(status.entitlementInEffect.rawValue),
-      "savedEntitlement": .string(status.savedEntitlement.rawValue),
+      "onFromNextRun": .bool(isOnFromNextRun(status)),
       "cloudFolder": status.cloudFolder.map { .string($0) } ?? .null,
       "mirror": mirror,
       "mirrorState": .string(mirrorState),

@@ -7,7 +7,7 @@ import StashModel
 
 extension SyncFolder {
   /// Who holds a side of a conflict, in words a person knows: "this device", another device's
-  /// name (its host name by default, as its segments say), or "another device (3f2b8c1e)"
+  /// name (by default its host name and the start of its id, as its segments say), or "another device (3f2b8c1e)"
   /// when its name is not known yet. Never a bare UUID.
   func sideName(_ side: ConflictSide) -> String {
     if side.origin == .local { return "this device" }
