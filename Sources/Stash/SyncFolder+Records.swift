@@ -16,12 +16,12 @@ extension SyncFolder {
   }
 
   /// Every live value of a type, by id (records that do not read as `T` are left out).
-  public func all<T: RecordConvertible>(_ type: T.Type) -> [T] {
+  public func all<T: RecordRepresentable>(_ type: T.Type) -> [T] {
     records(of: T.schema.model).compactMap { try? T(record: $0) }
   }
 
   /// The live value of a type with `id`, or `nil`.
-  public func fetch<T: RecordConvertible>(_ type: T.Type, id: RecordID) -> T? {
+  public func fetch<T: RecordRepresentable>(_ type: T.Type, id: RecordID) -> T? {
     record(RecordKey(model: T.schema.model, id: id)).flatMap { try? T(record: $0) }
   }
 
@@ -32,8 +32,8 @@ extension SyncFolder {
   /// - Throws: ``StashError`` when the value fails its schema's checks, its model is not one
   ///   of this folder's, several rows share its id, or the save fails.
   @discardableResult
-  public func save<T: RecordConvertible>(_ value: T) throws(StashError) -> T {
-    try save(value.record)
+  public func save<T: RecordRepresentable>(_ value: T) throws(StashError) -> T {
+    try save(StashError.model(value.makeRecord()))
     return value
   }
 
@@ -64,7 +64,7 @@ extension SyncFolder {
   /// - Throws: ``StashError`` when there is no such record, `change` throws (as it is), the
   ///   value fails its checks, or the save fails.
   @discardableResult
-  public func update<T: RecordConvertible>(
+  public func update<T: RecordRepresentable>(
     _ type: T.Type, id: RecordID, _ change: (inout T) throws(StashError) -> Void
   ) throws(StashError) -> T {
     let key = RecordKey(model: T.schema.model, id: id)
@@ -76,7 +76,7 @@ extension SyncFolder {
       }
       var value = try StashError.model(T(record: rows[0].record))
       try change(&value)
-      let record = value.record
+      let record = try StashError.model(value.makeRecord())
       try self.check(record)
       try StashError.model(transaction.replace(rows[0].row, with: record))
       return value
@@ -106,7 +106,7 @@ extension SyncFolder {
   /// Deletes the live value of a type with `id` (see ``delete(_:)``).
   ///
   /// - Throws: ``StashError`` as that does.
-  public func delete<T: RecordConvertible>(_ type: T.Type, id: RecordID) throws(StashError) {
+  public func delete<T: RecordRepresentable>(_ type: T.Type, id: RecordID) throws(StashError) {
     try delete(RecordKey(model: T.schema.model, id: id))
   }
 
