@@ -124,6 +124,42 @@ struct CodablePair {
     }
   }
 
+  @Test func concurrentEditsOfARoundMergeByFieldAndAConflictsSidesDecodeAsRounds() throws {
+    try withTemporaryFolder { root in
+      let pair = try CodablePair(root, schemas: [Fight.schema, Round.schema])
+      let a = try pair.open("a")
+      let b = try pair.open("b")
+      let start = Date(timeIntervalSince1970: 1_764_441_600)
+      let round = Round(fight: .make(), number: 1, red: 10, blue: 9, updatedAt: start)
+      try a.save(round)
+      _ = try a.sync()
+      _ = try b.sync()
+      try a.update(Round.self, id: round.id) {
+        $0.red = 9
+        $0.updatedAt = start + 10
+      }
+      try b.update(Round.self, id: round.id) {
+        $0.blue = 10
+        $0.updatedAt = start + 20
+      }
+      _ = try a.sync()
+      #expect(try b.sync().newConflicts.isEmpty, "different fields merge")
+      let merged = try #require(b.fetch(Round.self, id: round.id))
+      #expect([merged.red, merged.blue] == [9, 10])
+      #expect(merged.updatedAt == start + 20, "the latest change time")
+      _ = try a.sync()
+      try a.update(Round.self, id: round.id) { $0.winner = .red }
+      try b.update(Round.self, id: round.id) { $0.winner = .blue }
+      _ = try a.sync()
+      #expect(try b.sync().newConflicts.count == 1)
+      let conflict = try #require(b.conflicts().first)
+      let winners = try conflict.sides.compactMap { $0.snapshot?.record }.map {
+        try Round(record: $0).winner
+      }
+      #expect(Set(winners) == [.red, .blue])
+    }
+  }
+
   @Test func theReadmeShowsTheseModelsCharacterForCharacter() throws {
     let here = URL(fileURLWithPath: #filePath)
     let source = try String(contentsOf: here, encoding: .utf8)
