@@ -1,3 +1,5 @@
+import StashBase
+
 /// The model's own value types as `Codable`, so that a ``CodableRecord`` may hold them.
 ///
 /// A record's coder stores them as their fields (a reference, a date, a counter); these
@@ -80,5 +82,30 @@ extension Counter: Codable {
       Dictionary(uniqueKeysWithValues: increments.map { ($0.key.rawValue, $0.value) }), forKey: .p)
     try container.encode(
       Dictionary(uniqueKeysWithValues: decrements.map { ($0.key.rawValue, $0.value) }), forKey: .n)
+  }
+}
+
+extension BlobRef: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case sha256, size
+  }
+
+  /// Reads `{"sha256": 64 hex digits, "size": n}`.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let hex = try container.decode(String.self, forKey: .sha256)
+    let size = try container.decode(Int64.self, forKey: .size)
+    guard let digest = SHA256Digest(hex: hex), size >= 0 else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .sha256, in: container, debugDescription: "A blob is a SHA-256 and a size")
+    }
+    self.init(digest: digest, size: size)
+  }
+
+  /// Writes `{"sha256": 64 hex digits, "size": n}`, as a store line does.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(digest.hex, forKey: .sha256)
+    try container.encode(size, forKey: .size)
   }
 }

@@ -15,6 +15,7 @@ enum FieldKind: Sendable, Equatable {
   case data
   case recordID
   case counter
+  case blob
   /// A `RawRepresentable` value, held as its raw value (a `String` or an integer).
   case rawValue
   /// Any other `Codable` value, held as canonical JSON text.
@@ -153,6 +154,7 @@ extension FieldKind {
     case is Data.Type: return (.data, .bytes)
     case is RecordID.Type: return (.recordID, .reference(model: ""))
     case is Counter.Type: return (.counter, .counter)
+    case is BlobRef.Type: return (.blob, .blob)
     default: break
     }
     if let integer = type as? any FixedWidthInteger.Type {

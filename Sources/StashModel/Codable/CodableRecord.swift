@@ -42,7 +42,7 @@ public protocol RecordRepresentable: Sendable {
 /// not a field. Each property's type gives the field's type: `Bool`; every integer width
 /// (`.integer`, range-checked both ways); `Double` and `Float` (`.double`); `String`;
 /// `UUID` (`.string`, lowercase); `Date` and ``Timestamp`` (`.date`); `Data` (`.bytes`);
-/// ``Counter`` (`.counter`); ``RecordID`` (`.reference`, to the model the declaration names);
+/// ``Counter`` (`.counter`); ``BlobRef`` (`.blob`, bytes kept beside the store); ``RecordID`` (`.reference`, to the model the declaration names);
 /// a `RawRepresentable` enum with a `String` or integer raw value (its raw value); optionals
 /// of all these; and any other `Codable` value as canonical JSON text (`.string`).
 public protocol CodableRecord: RecordRepresentable, Codable {

@@ -51,6 +51,7 @@ enum RecordDecoding {
     case (.data, .bytes(let bytes)): found = Data(bytes)
     case (.recordID, .reference(let id)): found = id
     case (.counter, .counter(let counter)): found = counter
+    case (.blob, .blob(let blob)): found = blob
     case (.rawValue, .string), (.rawValue, .integer):
       do {
         return try T(from: SingleFieldDecoder(value: stored, field: name, model: model))

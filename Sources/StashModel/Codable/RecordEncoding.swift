@@ -56,6 +56,7 @@ enum RecordEncoding {
     case (.data, let data as Data): return .bytes(Array(data))
     case (.recordID, let id as RecordID): return .reference(id)
     case (.counter, let counter as Counter): return .counter(counter)
+    case (.blob, let blob as BlobRef): return .blob(blob)
     case (.rawValue, let raw as any Encodable):
       let single = SingleFieldEncoder(field: name, model: model)
       do { try raw.encode(to: single) } catch { throw refuse("\(error)") }

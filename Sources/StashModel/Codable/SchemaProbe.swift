@@ -63,6 +63,7 @@ enum SchemaProbe {
       case is Timestamp.Type: Timestamp(secondsSince1970: 0)
       case is RecordID.Type: RecordID.make()
       case is Counter.Type: Counter(base: 0)
+      case is BlobRef.Type: BlobRef(of: [])
       default: nil
       }
     if let value = simple as? T { return value }
