@@ -29,8 +29,9 @@ extension SyncFolder {
   /// record id, such as a derived one, may be used again).
   ///
   /// - Returns: The value saved.
-  /// - Throws: ``StashError`` when the value fails its schema's checks, its model is not one
-  ///   of this folder's, several rows share its id, or the save fails.
+  /// - Throws: ``StashError`` when the value cannot be stored (a `UInt64` above `Int64.max`, a
+  ///   `Double` that is not finite), fails its schema's checks, its model is not one of this
+  ///   folder's, several rows share its id, or the save fails.
   @discardableResult
   public func save<T: RecordRepresentable>(_ value: T) throws(StashError) -> T {
     try save(StashError.model(value.makeRecord()))

@@ -47,6 +47,17 @@ enum Shade: String, Codable { case light, dark }
     value = Extremes.lowest
     value.maybeU64 = UInt64(Int64.max) + 1
     #expect(throws: ModelError.self) { try value.makeRecord() }
+    for (field, change) in [
+      ("double", { (value: inout Extremes) in value.double = .nan }),
+      ("maybeDouble", { $0.maybeDouble = -.infinity }),
+      ("date", { $0.date = Date(timeIntervalSinceReferenceDate: .infinity) }),
+      ("float", { $0.float = .infinity }),
+    ] {
+      value = Extremes.highest
+      change(&value)
+      let error = #expect(throws: ModelError.self) { try value.makeRecord() }
+      #expect(error?.message.contains("'\(field)'") == true, "\(field)")
+    }
   }
 
   @Test func aValueThatDoesNotFitItsPropertyIsATypedErrorNotATrap() throws {
