@@ -60,6 +60,7 @@ public enum RecordLimits {
       case .reference(let id): bound += 6 * id.rawValue.utf8.count + 2
       case .integer, .double, .date, .bool, .none: bound += 40
       case .blob: bound += 200  // a 64-digit hash and a size
+      case .bytes(let bytes): bound += 4 * (bytes.count / 3 + 1) + 2  // base64 in quotes
       case .counter(let counter):
         // {"epoch":…,"base":…,"p":{device: units},"n":{…}}: ids are 36 ASCII characters.
         bound += 160 + 80 * (counter.increments.count + counter.decrements.count)

@@ -16,12 +16,12 @@ extension SyncFolder {
   }
 
   /// Every live value of a type, by id (records that do not read as `T` are left out).
-  public func all<T: RecordConvertible>(_ type: T.Type) -> [T] {
+  public func all<T: RecordRepresentable>(_ type: T.Type) -> [T] {
     records(of: T.schema.model).compactMap { try? T(record: $0) }
   }
 
   /// The live value of a type with `id`, or `nil`.
-  public func fetch<T: RecordConvertible>(_ type: T.Type, id: RecordID) -> T? {
+  public func fetch<T: RecordRepresentable>(_ type: T.Type, id: RecordID) -> T? {
     record(RecordKey(model: T.schema.model, id: id)).flatMap { try? T(record: $0) }
   }
 
@@ -29,11 +29,12 @@ extension SyncFolder {
   /// record id, such as a derived one, may be used again).
   ///
   /// - Returns: The value saved.
-  /// - Throws: ``StashError`` when the value fails its schema's checks, its model is not one
-  ///   of this folder's, several rows share its id, or the save fails.
+  /// - Throws: ``StashError`` when the value cannot be stored (a `UInt64` above `Int64.max`, a
+  ///   `Double` that is not finite), fails its schema's checks, its model is not one of this
+  ///   folder's, several rows share its id, or the save fails.
   @discardableResult
-  public func save<T: RecordConvertible>(_ value: T) throws(StashError) -> T {
-    try save(value.record)
+  public func save<T: RecordRepresentable>(_ value: T) throws(StashError) -> T {
+    try save(StashError.model(value.makeRecord()))
     return value
   }
 
@@ -64,7 +65,7 @@ extension SyncFolder {
   /// - Throws: ``StashError`` when there is no such record, `change` throws (as it is), the
   ///   value fails its checks, or the save fails.
   @discardableResult
-  public func update<T: RecordConvertible>(
+  public func update<T: RecordRepresentable>(
     _ type: T.Type, id: RecordID, _ change: (inout T) throws(StashError) -> Void
   ) throws(StashError) -> T {
     let key = RecordKey(model: T.schema.model, id: id)
@@ -76,7 +77,7 @@ extension SyncFolder {
       }
       var value = try StashError.model(T(record: rows[0].record))
       try change(&value)
-      let record = value.record
+      let record = try StashError.model(value.makeRecord())
       try self.check(record)
       try StashError.model(transaction.replace(rows[0].row, with: record))
       return value
@@ -100,7 +101,7 @@ extension SyncFolder {
   /// Deletes the live value of a type with `id` (see ``delete(_:)``).
   ///
   /// - Throws: ``StashError`` as that does.
-  public func delete<T: RecordConvertible>(_ type: T.Type, id: RecordID) throws(StashError) {
+  public func delete<T: RecordRepresentable>(_ type: T.Type, id: RecordID) throws(StashError) {
     try delete(RecordKey(model: T.schema.model, id: id))
   }
 

@@ -28,6 +28,8 @@ import Testing
       return .bool(Bool.random(using: &random))
     case .blob:
       return .blob(BlobRef(of: random.bytes(Int.random(in: 0...64, using: &random))))
+    case .bytes:
+      return .bytes(random.bytes(Int.random(in: 0...64, using: &random)))
     case .reference:
       return .reference(RecordID.random(using: &random))
     case .counter:

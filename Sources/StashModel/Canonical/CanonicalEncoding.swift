@@ -10,7 +10,7 @@ import StashBase
 /// tombstone = 0x01 'T' str(model) str(recordID) f64(deletedAt) digest(deletedHash)
 /// str(s)    = u32(byte count of s in UTF-8) bytes
 /// value     = 's' str | 'i' i64 | 'd' f64 | 't' f64 | 'b' u8 | 'h' digest u64(size)
-///           | 'r' str(recordID) | counter
+///           | 'r' str(recordID) | 'x' u32(byte count) bytes | counter
 /// counter   = 'i' i64(base)                            (first epoch, no moves: a plain integer)
 ///           | 'c' epoch i64(base) tallies(increments) tallies(decrements)
 /// epoch     = 0x00 (the first epoch) | 0x01 str(epoch id)
@@ -99,6 +99,10 @@ public enum CanonicalEncoding {
       appendString(id.rawValue, to: &out)
     case .counter(let counter):
       appendCounter(counter, to: &out)
+    case .bytes(let bytes):
+      out.append(UInt8(ascii: "x"))
+      appendUInt32(UInt32(clamping: bytes.count), to: &out)
+      out.append(contentsOf: bytes)
     case .none:
       // Records are validated against their schema, so `.none` only occurs in optionals.
       preconditionFailure("A non-optional field holds no value")

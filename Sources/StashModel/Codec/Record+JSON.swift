@@ -1,10 +1,12 @@
+import Foundation
 public import StashBase
 
 /// The JSON form of records, tombstones and snapshots, as store lines and segments hold them.
 ///
 /// Field values map to JSON one to one: strings, integers and booleans as themselves, doubles
 /// and dates (seconds since 1970) as numbers in shortest round-trip form, an absent optional
-/// as `null`, a reference as its id text, a blob as `{"sha256": hex, "size": n}`.
+/// as `null`, a reference as its id text, a blob as `{"sha256": hex, "size": n}`, bytes as
+/// their base64 text (RFC 4648, with padding).
 extension Record {
   /// Every field (device-local ones too) as a JSON object in schema order.
   public func fieldsJSON() -> JSONObject {
@@ -69,6 +71,7 @@ extension FieldValue {
       .object(["sha256": .string(blob.digest.hex), "size": .integer(blob.size)])
     case .reference(let id): .string(id.rawValue)
     case .counter(let counter): counter.json
+    case .bytes(let bytes): .string(Data(bytes).base64EncodedString())
     case .none: .null
     }
   }
@@ -108,6 +111,12 @@ extension FieldValue {
       self = .reference(id)
     case (.counter, _):
       self = .counter(try Counter(json: json, field: field))
+    case (.bytes, .string(let text)):
+      // One text per value: padding required, no whitespace, no stray bits in the last digit.
+      guard let data = Data(base64Encoded: text), data.base64EncodedString() == text else {
+        throw refuse()
+      }
+      self = .bytes(Array(data))
     default:
       throw refuse()
     }

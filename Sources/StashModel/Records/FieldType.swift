@@ -17,6 +17,9 @@ public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
   case bool
   /// A ``BlobRef``: the SHA-256 and size of bytes kept beside the store.
   case blob
+  /// Bytes held in the record itself (a small binary value, not a photo): base64 in a store
+  /// line, the bytes themselves in the canonical encoding.
+  case bytes
   /// The ``RecordID`` of a record of another (or the same) model. It may dangle.
   case reference(model: String)
   /// A value of the wrapped type, or none.
@@ -31,6 +34,7 @@ public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
     case .date: "date"
     case .bool: "bool"
     case .blob: "blob"
+    case .bytes: "bytes"
     case .reference(let model): "reference(\(model))"
     case .optional(let wrapped): "optional(\(wrapped))"
     }
@@ -51,7 +55,7 @@ public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
     case (.optional, .none): true
     case (.optional(let wrapped), _): wrapped.accepts(value)
     case (.string, .string), (.integer, .integer), (.bool, .bool), (.blob, .blob),
-      (.counter, .counter),
+      (.counter, .counter), (.bytes, .bytes),
       (.reference, .reference):
       true
     case (.double, .double(let number)): number.isFinite
@@ -76,6 +80,8 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
   /// Kept out of line so that every value stays small (a blob reference is 40 bytes).
   indirect case blob(BlobRef)
   case reference(RecordID)
+  /// Bytes held in the record (any bytes, UTF-8 or not).
+  case bytes([UInt8])
   /// The absent value of an optional field.
   case none
 
@@ -89,6 +95,7 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
     case (.bool(let a), .bool(let b)): a == b
     case (.blob(let a), .blob(let b)): a == b
     case (.reference(let a), .reference(let b)): a == b
+    case (.bytes(let a), .bytes(let b)): a == b
     case (.none, .none): true
     default: false
     }
@@ -120,6 +127,9 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
     case .counter(let counter):
       hasher.combine(8)
       hasher.combine(counter)
+    case .bytes(let bytes):
+      hasher.combine(9)
+      hasher.combine(bytes)
     case .none: hasher.combine(7)
     }
   }
@@ -134,6 +144,7 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
     case .bool(let flag): "\(flag)"
     case .blob(let blob): "blob(\(blob))"
     case .reference(let id): "ref(\(id))"
+    case .bytes(let bytes): "bytes(\(bytes.count))"
     case .none: "none"
     }
   }

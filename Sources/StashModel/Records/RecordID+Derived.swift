@@ -60,17 +60,16 @@ extension RecordID {
 ///   var record: Record { try! Record(schema: Self.schema, id: id, values: [.string(text)]) }
 /// }
 /// ```
-public protocol RecordConvertible: Sendable {
-  /// The schema every value of this type is stored with.
-  static var schema: Schema { get }
-  /// The record's id.
-  var id: RecordID { get }
-  /// Reads a value from its record.
-  ///
-  /// - Throws: ``ModelError`` when the record is of another model or a field does not fit.
-  init(record: Record) throws(ModelError)
-  /// The record that stores this value, in ``schema`` order.
+///
+/// A type that declares its fields once through `Codable` adopts ``CodableRecord`` instead.
+public protocol RecordConvertible: RecordRepresentable {
+  /// The record that stores this value, in ``RecordRepresentable/schema`` order.
   var record: Record { get }
+}
+
+extension RecordConvertible {
+  /// ``record``: a hand-written mapping cannot fail.
+  public func makeRecord() throws(ModelError) -> Record { record }
 }
 
 extension Item: RecordConvertible {

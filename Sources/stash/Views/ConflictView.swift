@@ -97,6 +97,7 @@ enum ConflictView {
     case .bool(let flag)?: flag ? "yes" : "no"
     case .blob(let blob)?: "photo \(blob.digest.hex.prefix(12))"
     case .reference(let id)?: Format.short(id)
+    case .bytes(let bytes)?: "\(bytes.count) bytes"
     }
   }
 
