@@ -46,7 +46,7 @@ public struct RecordQuery: Sendable, Hashable {
   public init(_ model: String) { self.model = model }
 
   /// A query of every live value of a type.
-  public init<T: RecordConvertible>(_ type: T.Type) { self.model = T.schema.model }
+  public init<T: RecordRepresentable>(_ type: T.Type) { self.model = T.schema.model }
 
   /// The records whose `field` holds `value`.
   public func `where`(_ field: String, equals value: FieldValue) -> RecordQuery {

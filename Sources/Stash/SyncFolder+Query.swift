@@ -61,7 +61,7 @@ extension SyncFolder {
   /// out); see ``records(_:)``.
   ///
   /// - Throws: ``StashError`` as that does.
-  public func all<T: RecordConvertible>(_ type: T.Type, _ query: RecordQuery)
+  public func all<T: RecordRepresentable>(_ type: T.Type, _ query: RecordQuery)
     throws(StashError) -> [T]
   {
     try records(query).compactMap { try? T(record: $0) }

@@ -42,14 +42,8 @@ extension SyncFolder {
   ///
   /// - Throws: ``StashError`` as that does.
   public func save(_ record: Record) throws(StashError) {
-    try check(record)
-    _ = try save("the \(record.model) '\(record.id)'") { content, transaction throws(StashError) in
-      let rows = content.rows(for: record.key)
-      switch rows.count {
-      case 0: try StashError.model(transaction.insert(record))
-      case 1: try StashError.model(transaction.replace(rows[0].row, with: record))
-      default: throw Self.duplicateRows(rows.count, of: record.key)
-      }
+    try write("the \(record.model) '\(record.id)'") { tx throws(StashError) in
+      try tx.save(record)
     }
   }
 
@@ -68,19 +62,8 @@ extension SyncFolder {
   public func update<T: RecordRepresentable>(
     _ type: T.Type, id: RecordID, _ change: (inout T) throws(StashError) -> Void
   ) throws(StashError) -> T {
-    let key = RecordKey(model: T.schema.model, id: id)
-    return try save("the \(key.model) '\(id)'") { content, transaction throws(StashError) in
-      let rows = content.rows(for: key)
-      guard rows.count == 1 else {
-        if rows.isEmpty { throw Self.notFound(key) }
-        throw Self.duplicateRows(rows.count, of: key)
-      }
-      var value = try StashError.model(T(record: rows[0].record))
-      try change(&value)
-      let record = try StashError.model(value.makeRecord())
-      try self.check(record)
-      try StashError.model(transaction.replace(rows[0].row, with: record))
-      return value
+    try write("the \(T.schema.model) '\(id)'") { tx throws(StashError) in
+      try tx.update(type, id: id, change)
     }
   }
 

@@ -42,7 +42,7 @@ public struct WriteTransaction {
   }
 
   /// The live value of a type with `id` as this transaction leaves it so far, or `nil`.
-  public func fetch<T: RecordConvertible>(_ type: T.Type, id: RecordID) -> T? {
+  public func fetch<T: RecordRepresentable>(_ type: T.Type, id: RecordID) -> T? {
     record(RecordKey(model: T.schema.model, id: id)).flatMap { try? T(record: $0) }
   }
 
@@ -68,8 +68,8 @@ public struct WriteTransaction {
   /// - Returns: The value saved.
   /// - Throws: ``StashError`` as that does.
   @discardableResult
-  public mutating func save<T: RecordConvertible>(_ value: T) throws(StashError) -> T {
-    try save(value.record)
+  public mutating func save<T: RecordRepresentable>(_ value: T) throws(StashError) -> T {
+    try save(StashError.model(value.makeRecord()))
     return value
   }
 
@@ -79,14 +79,14 @@ public struct WriteTransaction {
   /// - Throws: ``StashError`` when there is no such record, `change` throws (as it is), or the
   ///   value fails its checks.
   @discardableResult
-  public mutating func update<T: RecordConvertible>(
+  public mutating func update<T: RecordRepresentable>(
     _ type: T.Type, id: RecordID, _ change: (inout T) throws(StashError) -> Void
   ) throws(StashError) -> T {
     let key = RecordKey(model: T.schema.model, id: id)
     guard let record = record(key) else { throw try missing(key) }
     var value = try StashError.model(T(record: record))
     try change(&value)
-    try save(value.record)
+    try save(StashError.model(value.makeRecord()))
     return value
   }
 
@@ -111,7 +111,7 @@ public struct WriteTransaction {
   /// Deletes the live value of a type with `id` (see ``delete(_:)``).
   ///
   /// - Throws: ``StashError`` as that does.
-  public mutating func delete<T: RecordConvertible>(_ type: T.Type, id: RecordID)
+  public mutating func delete<T: RecordRepresentable>(_ type: T.Type, id: RecordID)
     throws(StashError)
   {
     try delete(RecordKey(model: T.schema.model, id: id))

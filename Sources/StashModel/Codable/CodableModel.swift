@@ -97,7 +97,11 @@ final class CodableModel: Sendable {
       fields.append(
         FieldSpec(
           field.name, field.isOptional ? .optional(fieldType) : fieldType,
-          deviceLocal: declaration.deviceLocal.contains(field.name)))
+          deviceLocal: declaration.deviceLocal.contains(field.name),
+          onDelete: declaration.onDelete[field.name] ?? .none))
+    }
+    for name in declaration.onDelete.keys.sorted() where declaration.references[name] == nil {
+      throw ModelError("The delete rule of '\(name)' of '\(model)' must name one of its references")
     }
     for name in declaration.references.keys.sorted() where kinds[name] != .recordID {
       throw ModelError("The reference '\(name)' of '\(model)' must name one of its RecordID fields")
@@ -112,8 +116,9 @@ final class CodableModel: Sendable {
       return (field.name, range)
     }
     let schema = try Schema(
-      model: model, fields: fields, changeTime: declaration.changeTime,
-      candidateKey: declaration.candidateKey, lookup: declaration.lookup,
+      model: model, version: declaration.version, fields: fields,
+      changeTime: declaration.changeTime, candidateKey: declaration.candidateKey,
+      lookup: declaration.lookup, indexed: declaration.indexed,
       mergeGroups: declaration.mergeGroups,
       validate: validator(ranges: ranges, then: declaration.validate))
     return CodableModel(schema: schema, kinds: kinds, storesID: storesID)

@@ -113,12 +113,20 @@ public struct RecordDeclaration: Sendable {
   public var mergeGroups: [[String]]
   /// The model's own checks, run after the range checks of its integer fields.
   public var validate: Schema.Validator?
+  /// The model's version (see ``Schema/version``).
+  public var version: Int
+  /// The fields queries select by (see ``Schema/indexedIndices``).
+  public var indexed: [String]
+  /// What deleting the record a reference names does, by reference field (see
+  /// ``DeleteRule``).
+  public var onDelete: [String: DeleteRule]
 
   /// Declares what the coder cannot know; every parameter is optional (see ``Schema``'s
   /// initializer for what each one means).
   public init(
     changeTime: String? = nil, references: [String: String] = [:], lookup: [String] = [],
     deviceLocal: Set<String> = [], candidateKey: String? = nil, mergeGroups: [[String]] = [],
+    version: Int = 1, indexed: [String] = [], onDelete: [String: DeleteRule] = [:],
     validate: Schema.Validator? = nil
   ) {
     self.changeTime = changeTime
@@ -128,5 +136,8 @@ public struct RecordDeclaration: Sendable {
     self.candidateKey = candidateKey
     self.mergeGroups = mergeGroups
     self.validate = validate
+    self.version = version
+    self.indexed = indexed
+    self.onDelete = onDelete
   }
 }
