@@ -22,7 +22,8 @@ struct Round: CodableRecord, Equatable {
   enum Winner: String, Codable, CaseIterable { case red, blue, even }
   static let model = "round"
   static let declaration = RecordDeclaration(
-    changeTime: "updatedAt", references: ["fight": Fight.model])
+    changeTime: "updatedAt", references: ["fight": Fight.model], indexed: ["number"],
+    onDelete: ["fight": .cascade])  // a fight's rounds go with it; "fight" is indexed
   var id = RecordID.make()
   var fight: RecordID
   var number: Int8
