@@ -5,6 +5,12 @@ import StashModel
 import StashTestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A device folder knows whose it is (issue 24, item 1): `schemas.json` records the models it
 /// holds, and a tool that does not know them all (another tool, or the same one with some of
 /// its models only) is refused before anything is read or written, whatever the store holds.
@@ -206,6 +212,51 @@ import Testing
           && (error as? StashError)?.message.contains("of format 2, newer") == true
       }
       #expect(try String(contentsOf: record, encoding: .utf8) == newer)
+    }
+  }
+}
+
+/// The record is input like any file: what is not a small regular file is not read (a FIFO
+/// never hangs an open), and a store with a damaged last transaction still says whose it is.
+@Suite struct FolderModelsHostileTests {
+  private static let epoch = Timestamp(secondsSince1970: 1_764_441_600)!
+
+  @Test(arguments: ["folder", "fifo"])
+  func aRecordThatIsNotAFileIsReadFromTheStoresInstead(kind: String) throws {
+    try withTemporaryFolder { folder in
+      let home = folder.appendingPathComponent("meters")
+      try FileManager.default.copyItem(
+        at: Fixtures.url("formats/meters-before-schemas"), to: home)
+      let record = home.appendingPathComponent("schemas.json").path
+      if kind == "folder" {
+        try FileManager.default.createDirectory(atPath: record, withIntermediateDirectories: false)
+      } else {
+        #expect(mkfifo(record, 0o600) == 0)
+      }
+      let error = #expect(throws: StashError.self) { _ = try DeviceFolder.open(at: home.path) }
+      #expect(error?.message.contains("belongs to another tool") == true)
+      // Its own tool opens it (the record cannot be written over what is there: no matter).
+      let meters = try MeterFolder(
+        at: home.path,
+        options: .init(createIfMissing: false, deviceName: "test", clock: { Self.epoch }))
+      #expect(meters.meters.count == 1)
+    }
+  }
+
+  @Test func aDamagedLastTransactionStillSaysWhoseTheFolderIs() throws {
+    try withTemporaryFolder { folder in
+      let home = folder.appendingPathComponent("meters")
+      try FileManager.default.copyItem(
+        at: Fixtures.url("formats/meters-before-schemas"), to: home)
+      let store = home.appendingPathComponent("default.store")
+      let handle = try FileHandle(forWritingTo: store)
+      try handle.seekToEnd()
+      try handle.write(contentsOf: Data(#"{"crc":"00000000","tx":99,"op":{}}"#.utf8 + [10]))
+      try handle.close()
+      let before = FolderSnapshot(of: home.path)
+      let error = #expect(throws: StashError.self) { _ = try DeviceFolder.repair(at: home.path) }
+      #expect(error?.message.contains("'meter', 'meter-sighting'") == true)
+      #expect(FolderSnapshot(of: home.path).differences(from: before) == [])
     }
   }
 }
