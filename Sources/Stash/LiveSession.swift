@@ -2,6 +2,7 @@ import Foundation
 import LocalStore
 import MirrorStore
 public import StashFiles
+import Synchronization
 
 /// Keeps a device folder in sync with its shared folder for as long as it runs: the engine
 /// behind `stash sync --watch`.
@@ -116,6 +117,44 @@ public struct LiveSync: Sendable {
       Thread.sleep(forTimeInterval: 0.02)
     }
   }
+}
+
+extension LiveSync {
+  /// Runs the watch on ``StashIO``'s threads until the task iterating the events is
+  /// cancelled (or the sequence dropped): the live session an app keeps.
+  ///
+  /// ```swift
+  /// let live = LiveSync(home: home, sharedFolder: folder.settings.cloudFolder)
+  /// for await event in live.events(exchange: { try SyncFolder.sync(at: home, registry: schemas) }) {
+  ///   if case .failed(let error, _) = event { show(error) }
+  /// }
+  /// ```
+  /// Each exchange is a sync of its own (its lock, its gate); an exchange under way when the
+  /// task is cancelled finishes first.
+  ///
+  /// - Parameter exchange: One sync of the folder (called on ``StashIO``'s threads).
+  /// - Returns: The events, as ``run(exchange:until:tell:)`` tells them.
+  public func events(
+    exchange: @escaping @Sendable () throws(StashError) -> SyncRunReport
+  ) -> AsyncStream<Event> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
+    let stopped = StopFlag()
+    continuation.onTermination = { _ in stopped.stop() }
+    StashIO.queue.async {
+      run(exchange: exchange, until: { stopped.isStopped }, tell: { continuation.yield($0) })
+      continuation.finish()
+    }
+    return stream
+  }
+}
+
+/// A flag set once, from any thread.
+final class StopFlag: Sendable {
+  private let flag = Atomic<Bool>(false)
+
+  func stop() { flag.store(true, ordering: .relaxed) }
+
+  var isStopped: Bool { flag.load(ordering: .relaxed) }
 }
 
 extension SyncRunReport {

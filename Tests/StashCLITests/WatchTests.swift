@@ -85,6 +85,48 @@ import Testing
     }
   }
 
+  @Test func aWatchSurvivesTheSharedFolderGoingAwayAndComingBack() throws {
+    try withCLI { cli in
+      let cloud = cli.folder.appendingPathComponent("cloud")
+      let away = cli.folder.appendingPathComponent("cloud-unmounted")
+      try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+      var a = cli
+      a.home = cli.folder.appendingPathComponent("device-a")
+      var b = cli
+      b.home = cli.folder.appendingPathComponent("device-b")
+      for device in [a, b] {
+        #expect(try device.run(["sync", "enable", "--cloud", cloud.path]).status == 0)
+      }
+      #expect(try a.run(["add", "Bleach", "--quantity", "5"]).status == 0)
+      for device in [a, b] { #expect(try device.run(["sync"]).status == 0) }
+      let out = cli.folder.path + "/a.out"
+      let stop = cli.folder.appendingPathComponent("stop").path
+      let watching = try a.start(
+        """
+        "$0" sync --watch --interval 0.1 > "\(out)" 2>&1 &
+        pa=$!
+        while [ ! -e "\(stop)" ]; do sleep 0.05; done
+        kill -INT $pa
+        wait $pa; echo "a=$?"
+        """)
+      func output() -> String { (try? String(contentsOfFile: out, encoding: .utf8)) ?? "" }
+      #expect(waitUntil { output().contains("Watching") })
+      try FileManager.default.moveItem(at: cloud, to: away)  // the share is unmounted
+      #expect(try a.run(["consume", "Bleach"]).status == 0)  // works offline, at once
+      let failed = waitUntil { output().contains("Exchange failed") }
+      try FileManager.default.moveItem(at: away, to: cloud)  // and mounted again
+      let arrived = waitUntil {
+        _ = try? b.run(["sync"])
+        return (try? quantity(b, "Bleach")) == 4
+      }
+      _ = FileManager.default.createFile(atPath: stop, contents: nil)
+      let run = watching.finish()
+      #expect(failed && arrived, "\(run)\n\(output())")
+      #expect(output().contains("trying again in 1 s"), "\(output())")
+      #expect(run.standardOutput == "a=0\n", "\(run)\n\(output())")
+    }
+  }
+
   @Test func anIntervalOutOfRangeIsAUsageErrorThatChangesNothing() throws {
     try withCLI { cli in
       #expect(try cli.run(["add", "Bleach"]).status == 0)

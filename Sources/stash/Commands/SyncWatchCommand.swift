@@ -62,14 +62,16 @@ enum SyncWatch {
       }
     case .failed(let error, let wait):
       let seconds = Double(wait.components.seconds)
+      // The watch syncs again by itself: a remedy of running sync again is left out.
+      let reason = error.hint == .syncAgain ? error.message : error.forPerson
       if session.wantsJSON {
         session.output.json([
-          "failure": .string(error.forPerson), "retryIn": .double(seconds),
+          "failure": .string(reason), "retryIn": .double(seconds),
         ])
         fflush(nil)
       } else {
         say(
-          "Exchange failed: \(error.forPerson); trying again in \(secondsText(seconds))",
+          "Exchange failed: \(reason); trying again in \(secondsText(seconds))",
           session)
       }
     }
