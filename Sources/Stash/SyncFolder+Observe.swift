@@ -195,7 +195,7 @@ struct ContentChange {
   var settled: [SyncConflict] = []
 
   init(from old: LocalContent, to new: LocalContent) {
-    for (id, row) in new.rows where old.rows[id]?.hash != row.hash || old.rows[id] == nil {
+    for (id, row) in new.rows where old.rows[id]?.hash != row.hash {
       keys.insert(row.record.key)
     }
     for (id, row) in old.rows where new.rows[id] == nil { keys.insert(row.record.key) }
