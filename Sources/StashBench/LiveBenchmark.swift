@@ -28,7 +28,8 @@ func liveBenchmark(_ arguments: [String]) -> Int32 {
     case ("--idle", let text?): idle = Double(text) ?? -1
     case ("--dir", let text?): dir = text
     default:
-      printError("usage: stash-bench live [--size N] [--interval S] [--runs N] [--idle S] [--dir DIR]")
+      printError(
+        "usage: stash-bench live [--size N] [--interval S] [--runs N] [--idle S] [--dir DIR]")
       return 2
     }
   }
@@ -75,7 +76,7 @@ struct LiveBench {
       process.executableURL = URL(fileURLWithPath: stash)
       process.arguments = ["--home", home, "sync", "--watch", "--interval", String(interval)]
       // What each watcher printed stays beside its folder, for a look after the run.
-      FileManager.default.createFile(atPath: home + ".watch.log", contents: nil)
+      _ = FileManager.default.createFile(atPath: home + ".watch.log", contents: nil)
       process.standardOutput = FileHandle(forWritingAtPath: home + ".watch.log")
       try? process.run()
       return process
