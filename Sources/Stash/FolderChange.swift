@@ -2,9 +2,10 @@ public import StashModel
 
 /// One change of a device folder, as ``SyncFolder/changes(polling:)`` tells it.
 public enum FolderChange: Hashable, Sendable {
-  /// Records saved by this process through this folder: an edit, a delete, a resolution.
+  /// Records saved by this process through this folder: an edit, a delete.
   case saved(Set<RecordKey>)
-  /// Records a sync applied here, in this process (what arrived from other devices).
+  /// Records the engine wrote here in this process: what a sync applied (what arrived from
+  /// other devices), or what a conflict's resolution kept.
   case applied(Set<RecordKey>)
   /// Records saved by another process (a `stash` command, a sync it ran) or another
   /// ``SyncFolder`` on the same folder, found when the store was read again.

@@ -48,6 +48,39 @@ import Testing
     }
   }
 
+  @Test func aConflictOpenedByASyncAndSettledByAChoiceAreTold() async throws {
+    try await withTemporaryFolderAsync { root in
+      let pair = try NotePair(root)
+      let a = try pair.open("a")
+      let b = try pair.open("b")
+      let note = Note(key: "Shopping", text: "Milk", at: epoch)
+      try a.save(note)
+      _ = try a.sync()
+      _ = try b.sync()
+      pair.advance(10)
+      try a.update(Note.self, id: note.id) { $0.text = "Milk from A" }
+      try b.update(Note.self, id: note.id) { $0.text = "Milk from B" }
+      _ = try a.sync()
+      let heard = Heard(b.changes(polling: .milliseconds(20)))
+      _ = try b.sync()
+      let opened = try await heard.first {
+        if case .conflictsOpened = $0 { true } else { false }
+      }
+      let conflict = try #require(b.conflicts().first)
+      #expect(opened == .conflictsOpened([conflict]))
+      try b.resolveConflict(conflict.id.rawValue, keep: .mirror)
+      let settled = try await heard.first {
+        if case .conflictsSettled = $0 { true } else { false }
+      }
+      #expect(settled.keys == [note.record.key])
+      let applied = try await heard.first {
+        if case .applied(let keys) = $0 { keys.contains(note.record.key) } else { false }
+      }
+      #expect(applied.keys == [note.record.key])  // what the choice kept, written here
+      heard.stop()
+    }
+  }
+
   @Test func aSyncsEndIsToldWithItsReport() async throws {
     try await withTemporaryFolderAsync { root in
       let home = root.appendingPathComponent("device")
