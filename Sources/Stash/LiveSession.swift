@@ -14,7 +14,8 @@ import Synchronization
 /// cheapest run that is the whole sync). A local save changes the local store, a segment or
 /// photo that arrives changes the shared folder's listing: either starts an exchange at the
 /// next tick. The polling is correct on its own: a network share or a sync tool that writes
-/// without file-system events is seen at the next tick.
+/// without file-system events is seen at the next tick. On Linux, inotify watches on those
+/// folders end the wait as soon as something changes there (the fingerprint still decides).
 ///
 /// Each exchange is a separate sync, so the import gate keeps its meaning: nothing is copied
 /// before that exchange's own import finished successfully. A failed exchange (the shared
@@ -71,7 +72,13 @@ public struct LiveSync: Sendable {
   ) {
     var last: [String]?
     var failures = 0
+    #if os(Linux)
+      let events = FileEvents()
+    #endif
     while !stopped() {
+      #if os(Linux)
+        events?.watch(watchedFolders())
+      #endif
       let now = fingerprint()
       if now != last {
         do throws(StashError) {
@@ -87,8 +94,37 @@ public struct LiveSync: Sendable {
           continue
         }
       }
+      #if os(Linux)
+        if let events {
+          waitForEvents(events, upTo: interval, until: stopped)
+          continue
+        }
+      #endif
       pause(interval, until: stopped)
     }
+  }
+
+  #if os(Linux)
+    /// Waits up to `duration` (the polling interval) for a file-system event in a watched
+    /// folder, checking `stopped` every 20 ms.
+    private func waitForEvents(
+      _ events: FileEvents, upTo duration: Duration, until stopped: () -> Bool
+    ) {
+      let end = ContinuousClock.now + duration
+      while !stopped() && ContinuousClock.now < end {
+        if events.wait(milliseconds: 20) { return }
+      }
+    }
+  #endif
+
+  /// The folders whose entries the fingerprint reads: the device folder, the shared folder,
+  /// its device folders and its photos.
+  func watchedFolders() -> [String] {
+    let cloud = SyncSeal.read(home: home, fileSystem: fileSystem)?.cloud ?? sharedFolder
+    guard let cloud else { return [home] }
+    let devices = cloud + "/devices"
+    let folders = (try? fileSystem.contentsOfDirectory(devices)) ?? []
+    return [home, cloud, devices, cloud + "/blobs"] + folders.map { devices + "/" + $0 }
   }
 
   /// The wait after `failures` failures in a row: the interval doubled each time, at least a
