@@ -106,13 +106,17 @@ public struct LiveSync: Sendable {
 
   #if os(Linux)
     /// Waits up to `duration` (the polling interval) for a file-system event in a watched
-    /// folder, checking `stopped` every 20 ms.
+    /// folder, checking `stopped` every 20 ms; after an event, until 50 ms pass without
+    /// another (at most 0.5 s), so that a burst of saves makes one exchange.
     private func waitForEvents(
       _ events: FileEvents, upTo duration: Duration, until stopped: () -> Bool
     ) {
       let end = ContinuousClock.now + duration
       while !stopped() && ContinuousClock.now < end {
-        if events.wait(milliseconds: 20) { return }
+        guard events.wait(milliseconds: 20) else { continue }
+        let settled = ContinuousClock.now + .milliseconds(500)
+        while !stopped() && ContinuousClock.now < settled && events.wait(milliseconds: 50) {}
+        return
       }
     }
   #endif
