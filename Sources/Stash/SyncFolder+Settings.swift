@@ -45,6 +45,8 @@ extension SyncFolder {
   func save<T>(
     _ action: String, _ body: (LocalContent, inout LocalTransaction) throws(StashError) -> T
   ) throws(StashError) -> T {
+    changeHub.beginWrite()
+    defer { changeHub.endWrite() }
     let store = try writableStore()
     let here = store.content.settings.folderIdentity == nil ? currentFolderIdentity() : nil
     var wrote = false

@@ -41,7 +41,12 @@ extension SyncFolder {
     let proof: FolderLock.Held
     do { proof = try lock.acquire() } catch { throw StashError(error) }
     defer { lock.release(proof) }
-    return try sync(seal: SyncSeal.read(home: home, fileSystem: fileSystem), progress: progress)
+    changeHub.beginWrite()
+    defer { changeHub.endWrite() }
+    let report = try sync(
+      seal: SyncSeal.read(home: home, fileSystem: fileSystem), progress: progress)
+    changeHub.post(.synced(report))
+    return report
   }
 
   /// Opens the folder at `home` as cheaply as its sync state allows and syncs it once (see
@@ -284,6 +289,8 @@ extension SyncFolder {
   public func resolveConflict(
     _ text: String, keep choice: ResolutionChoice
   ) throws(StashError) -> SyncConflict {
+    changeHub.beginWrite()
+    defer { changeHub.endWrite() }
     let conflict = try self.conflict(text)
     guard let local else {
       throw StashError(.refused, "This device has no store yet", hint: .initialize)

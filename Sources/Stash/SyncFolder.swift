@@ -59,6 +59,8 @@ public final class SyncFolder: Sendable {
   /// The device identity this process hands out for a copied folder's first writes, before
   /// the stores are rewritten with it (``writingDevice()``).
   let prospectiveIdentity = Mutex<DeviceID?>(nil)
+  /// The sequences of ``changes(polling:)`` handed out, told of this process's saves.
+  let changeHub = ChangeHub()
 
   /// How to open a device folder.
   public struct Options: Sendable {

@@ -229,7 +229,7 @@ struct SyncSeal {
   // MARK: Fingerprints
 
   /// A store file's inode, size and times (`nil` unless it is a regular file).
-  private static func storeStat(_ path: String, fileSystem: any FileSystem) -> (
+  static func storeStat(_ path: String, fileSystem: any FileSystem) -> (
     line: String, size: Int64, change: Int64, inode: UInt64
   )? {
     guard let identity = try? fileSystem.identity(atPath: path, followingLinks: false),
@@ -243,7 +243,7 @@ struct SyncSeal {
 
   /// The lines for the shared folder `cloud`: its path, its zone and every entry of its device
   /// folders.
-  private static func sharedLines(cloud: String, fileSystem: any FileSystem) -> [String]? {
+  static func sharedLines(cloud: String, fileSystem: any FileSystem) -> [String]? {
     guard !cloud.contains("\n") else { return nil }
     var lines = ["cloud " + cloud]
     guard let zone = readSmallFile(cloud + "/zone.json", limit: 64 << 10, fileSystem: fileSystem)

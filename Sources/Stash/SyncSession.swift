@@ -74,9 +74,13 @@ public final class SyncSession: Sendable {
     let proof: FolderLock.Held
     do { proof = try folder.lock.acquire() } catch { throw StashError(error) }
     defer { folder.lock.release(proof) }
-    return try folder.sync(
+    folder.changeHub.beginWrite()
+    defer { folder.changeHub.endWrite() }
+    let report = try folder.sync(
       seal: SyncSeal.read(home: folder.home, fileSystem: folder.fileSystem), session: self,
       progress: { _, _ in })
+    folder.changeHub.post(.synced(report))
+    return report
   }
 
   /// Runs the pending pass now, if the gate is open and the app in the foreground.

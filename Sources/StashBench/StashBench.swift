@@ -60,6 +60,11 @@ enum StashBench {
       name: "mirror-open", arguments: "DIR",
       summary: "the mirror opened whole (writing its index, then not) and focused through it",
       run: mirrorOpenBenchmark),
+    BenchCommand(
+      name: "live", arguments: "[--size N] [--interval S] [--runs N] [--idle S] [--dir DIR]",
+      summary: "two devices with 'stash sync --watch': consume on one to the other holding it; "
+        + "idle CPU",
+      run: liveBenchmark),
   ]
 
   /// Dispatches to the subcommand named by the first argument and exits with its status.

@@ -102,6 +102,12 @@ extension CommandTable {
   static let zone = Argument<String>(
     "ZONE", help: "The zone to join: its id, or its first 8 characters")
 
+  static let watch = Flag(
+    "watch", help: "Keep exchanging as changes appear, until interrupted (Ctrl-C)")
+  static let interval = Option<Double?>(
+    "interval", value: "SECONDS",
+    help: "With --watch: how often to check for changes (default 1, from 0.05 to 3600)")
+
   static let sync = CommandSpec(
     "sync",
     abstract: "Exchange changes with the shared cloud folder",
@@ -119,12 +125,23 @@ extension CommandTable {
       stash), 3 busy (another stash holds this device folder), 4 damaged (this device's \
       mirror, or the shared folder's zone.json), 6 key (the shared folder is encrypted and \
       this device holds no key for it, or it holds keys and the folder is not encrypted).
+
+      With --watch it keeps running: every interval (and on Linux as soon as inotify \
+      reports a change) it checks, without locking anything, whether this device's stores \
+      or the shared folder changed, and exchanges only then, \
+      holding this device folder only while it exchanges (other commands keep working). \
+      It prints one line per exchange that moved something (with --json, one object), says \
+      why an exchange failed and waits longer after each failure (up to a minute), and \
+      stops at SIGINT or SIGTERM once no exchange is under way, with exit status 0.
       """,
+    options: [watch.spec, interval.spec],
     subcommands: [
       syncEnable, syncDisable, syncStatus, syncNewIdentity, syncJoinZone, syncVerify,
       syncAddKey, syncRotateKey,
     ],
-    examples: ["stash sync", "stash sync --json", "stash sync status"])
+    examples: [
+      "stash sync", "stash sync --json", "stash sync --watch", "stash sync status",
+    ])
 
   static let syncEnable = CommandSpec(
     "enable",

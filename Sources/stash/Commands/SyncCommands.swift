@@ -12,6 +12,12 @@ enum SyncCommand: StashHandler {
   static let path = ["sync"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
+    if arguments[CommandTable.watch] { return try SyncWatch.run(arguments, in: session) }
+    if arguments[CommandTable.interval] != nil {
+      throw UsageError(
+        .invalidValue, message: "'--interval' goes with '--watch'", path: path,
+        rootName: CommandTable.root.name)
+    }
     let report = try sync(in: session)
     if session.wantsJSON {
       session.output.json(json(report))

@@ -1,0 +1,50 @@
+import Foundation
+import Stash
+import StashModel
+import StashTestSupport
+import Testing
+
+/// Two live sessions (``LiveSync/events(exchange:)``) on one machine (issue 27, item 1).
+@Suite struct LiveSessionTests {
+  @Test func twoLiveSessionsConvergeAfterAConsumeOnEachWithNoSyncCall() async throws {
+    try await withTemporaryFolderAsync { root in
+      let cloud = root.appendingPathComponent("cloud").path
+      try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
+      let homes = ["a", "b"].map { root.appendingPathComponent($0) }
+      for home in homes { try openDevice(home).folder.enableSync(cloud: cloud) }
+      let tube = try openDevice(homes[0]).addItem(
+        Item(name: "Koleston 7/1", quantity: 5, createdAt: epoch))
+      for home in homes + homes { _ = try openDevice(home).folder.sync() }
+      let options = DeviceFolder.Options(createIfMissing: false, clock: { epoch })
+      let sessions = homes.map { home in
+        let path = home.path
+        let live = LiveSync(home: path, sharedFolder: cloud, interval: .milliseconds(50))
+        return Task {
+          var exchanges = 0
+          for await event in live.events(exchange: { () throws(StashError) in
+            try DeviceFolder.sync(at: path, options: options)
+          }) {
+            if case .exchanged = event { exchanges += 1 }
+          }
+          return exchanges
+        }
+      }
+      func quantity(_ home: URL) throws -> Int64? {
+        try openDevice(home).items().first { $0.id == tube.id }?.quantity
+      }
+      func arrives(_ value: Int64, at home: URL) async throws -> Bool {
+        for _ in 0..<400 {
+          if try quantity(home) == value { return true }
+          try await Task.sleep(for: .milliseconds(25))
+        }
+        return false
+      }
+      _ = try openDevice(homes[0]).consume(tube.id.rawValue)
+      #expect(try await arrives(4, at: homes[1]))
+      _ = try openDevice(homes[1]).consume(tube.id.rawValue)
+      #expect(try await arrives(3, at: homes[0]))
+      for session in sessions { session.cancel() }
+      for session in sessions { #expect(await session.value > 0) }
+    }
+  }
+}
