@@ -2,6 +2,7 @@ import Foundation
 import Stash
 import StashModel
 import StashTestSupport
+import Synchronization
 import Testing
 
 /// Two live sessions (``LiveSync/events(exchange:)``) on one machine (issue 27, item 1).
@@ -47,4 +48,53 @@ import Testing
       for session in sessions { #expect(await session.value > 0) }
     }
   }
+
+  @Test func inTheBackgroundNoExchangeRunsAndTheForegroundCatchesUp() async throws {
+    try await withTemporaryFolderAsync { root in
+      let cloud = root.appendingPathComponent("cloud").path
+      try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
+      let home = root.appendingPathComponent("a")
+      try openDevice(home).folder.enableSync(cloud: cloud)
+      let tube = try openDevice(home).addItem(
+        Item(name: "Koleston 7/1", quantity: 5, createdAt: epoch))
+      let options = DeviceFolder.Options(createIfMissing: false, clock: { epoch })
+      let path = home.path
+      let live = LiveSync(home: path, sharedFolder: cloud, interval: .milliseconds(20))
+      let exchanges = Tally()
+      let session = Task {
+        for await event in live.events(exchange: { () throws(StashError) in
+          try DeviceFolder.sync(at: path, options: options)
+        }) {
+          if case .exchanged = event { exchanges.add() }
+        }
+      }
+      func reaches(_ count: Int) async throws -> Bool {
+        for _ in 0..<400 {
+          if exchanges.count >= count { return true }
+          try await Task.sleep(for: .milliseconds(25))
+        }
+        return false
+      }
+      #expect(try await reaches(1))
+      live.phase.enterBackground()
+      try await Task.sleep(for: .milliseconds(200))
+      let before = exchanges.count
+      _ = try openDevice(home).consume(tube.id.rawValue)
+      try await Task.sleep(for: .milliseconds(400))
+      #expect(exchanges.count == before, "an exchange ran in the background")
+      live.phase.enterForeground()
+      #expect(try await reaches(before + 1))
+      session.cancel()
+      await session.value
+    }
+  }
+}
+
+/// A count of events, from any thread.
+private final class Tally: Sendable {
+  private let value = Mutex(0)
+
+  func add() { value.withLock { $0 += 1 } }
+
+  var count: Int { value.withLock { $0 } }
 }

@@ -40,6 +40,10 @@ public struct LiveSync: Sendable {
   public var interval: Duration
   /// The longest wait after failures.
   public var maximumBackoff: Duration = .seconds(60)
+  /// Whether the app is in the background, where no exchange runs (as a ``SyncSession``'s
+  /// passes wait there): the next tick after ``AppPhase/enterForeground()`` exchanges
+  /// whatever changed meanwhile.
+  public let phase = AppPhase()
   let fileSystem: any FileSystem
 
   /// A watch of the device folder `home` syncing with `sharedFolder`.
@@ -76,6 +80,10 @@ public struct LiveSync: Sendable {
       let events = FileEvents()
     #endif
     while !stopped() {
+      if phase.isInBackground {
+        pause(interval, until: stopped)
+        continue
+      }
       #if os(Linux)
         events?.watch(watchedFolders())
       #endif
@@ -185,6 +193,26 @@ extension LiveSync {
       continuation.finish()
     }
     return stream
+  }
+}
+
+extension LiveSync {
+  /// Whether an app is in the foreground or the background, set from any thread.
+  public final class AppPhase: Sendable {
+    private let background = Atomic<Bool>(false)
+
+    /// In the foreground.
+    public init() {}
+
+    /// The app went to the background: no exchange starts until it comes back (one under
+    /// way finishes).
+    public func enterBackground() { background.store(true, ordering: .relaxed) }
+
+    /// The app came to the foreground: the next tick exchanges what changed meanwhile.
+    public func enterForeground() { background.store(false, ordering: .relaxed) }
+
+    /// Whether the app is in the background.
+    public var isInBackground: Bool { background.load(ordering: .relaxed) }
   }
 }
 
