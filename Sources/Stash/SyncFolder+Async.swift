@@ -23,7 +23,7 @@ extension SyncFolder {
     ///
     /// - Throws: ``StashError`` as that does, or ``StashIO/cancelled``.
     @discardableResult
-    public func save<T: RecordConvertible & Sendable>(_ value: T) async throws(StashError) -> T {
+    public func save<T: RecordRepresentable>(_ value: T) async throws(StashError) -> T {
       try await StashIO.run { () throws(StashError) -> T in try folder.save(value) }
     }
 
@@ -38,13 +38,28 @@ extension SyncFolder {
     ///
     /// - Throws: ``StashError`` as that does, or ``StashIO/cancelled``.
     @discardableResult
-    public func update<T: RecordConvertible & Sendable>(
+    public func update<T: RecordRepresentable>(
       _ type: T.Type, id: RecordID,
       _ change: @escaping @Sendable (inout T) throws(StashError) -> Void
     ) async throws(StashError) -> T {
       try await StashIO.run { () throws(StashError) -> T in
         try folder.update(type, id: id, change)
       }
+    }
+
+    /// Saves, updates and deletes many records in one transaction (see
+    /// ``SyncFolder/write(_:)``).
+    ///
+    /// - Throws: What `body` throws, as it is; the save's failure (a ``StashError``); or
+    ///   ``StashIO/cancelled``.
+    @discardableResult
+    public func write<T: Sendable>(
+      _ body: @escaping @Sendable (inout WriteTransaction) throws -> T
+    ) async throws -> T {
+      let outcome = try await StashIO.run { () throws(StashError) -> Result<T, any Error> in
+        Result { try folder.write(body) }
+      }
+      return try outcome.get()
     }
 
     /// Deletes a record (see ``SyncFolder/delete(_:)``).

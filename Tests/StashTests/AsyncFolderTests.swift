@@ -33,8 +33,16 @@ import Testing
       try await device.folder.async.save(item.record)
       let key = item.record.key
       _ = try await device.folder.async.delete(key)
+      // A transaction of two saves: one save, off the main actor too.
+      let saved = try await device.folder.async.write { tx in
+        for name in ["Toner", "Foil"] {
+          try tx.save(Item(name: name, quantity: 1, createdAt: epoch).record)
+        }
+        return 2
+      }
+      #expect(saved == 2 && device.folder.records(of: "item").count == 2)
       let seen = places.withLock { $0 }
-      #expect(seen.count == 2)
+      #expect(seen.count == 3)
       #expect(seen.allSatisfy { $0.io && !$0.main })
       #expect(DispatchQueue.getSpecific(key: mainQueue) == true)  // back on the main actor
       #expect(device.folder.record(key) == nil)
