@@ -7,7 +7,7 @@ public import StashModel
 /// ```swift
 /// let rounds = try folder.all(
 ///   Round.self,
-///   RecordQuery(Round.self).where("fight", equals: .reference(fight.id))
+///   RecordQuery(Round.self).where("fight", equals: fight.id)
 ///     .sorted(by: "number").limited(to: 12))
 /// ```
 ///
@@ -53,6 +53,19 @@ public struct RecordQuery: Sendable, Hashable {
     var query = self
     query.filters.append(Filter(field: field, condition: .equals(value)))
     return query
+  }
+
+  /// The records whose `field` holds `value` (a `RecordID` for a reference, `nil` for an
+  /// empty optional).
+  public func `where`(_ field: String, equals value: some FieldConvertible) -> RecordQuery {
+    self.where(field, equals: value.fieldValue)
+  }
+
+  /// The records whose `field` holds a value from `lower` through `upper`, inclusive.
+  public func `where`<T: FieldConvertible>(_ field: String, from lower: T, through upper: T)
+    -> RecordQuery
+  {
+    self.where(field, from: lower.fieldValue, through: upper.fieldValue)
   }
 
   /// The records whose `field` holds a value from `lower` through `upper` (either may be

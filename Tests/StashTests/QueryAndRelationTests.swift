@@ -76,6 +76,11 @@ import Testing
         RecordQuery("round").where("number", from: .integer(4), through: .integer(6))
           .where("fight", equals: .reference(Self.fightID(3))).sorted(by: "number"))
       #expect(middle.map { $0.values[1] } == [4, 5, 6].map { FieldValue.integer($0) })
+      // The same, with Swift values: a RecordID for a reference, numbers as they are.
+      let typed = try folder.records(
+        RecordQuery("round").where("number", from: Int64(4), through: 6)
+          .where("fight", equals: Self.fightID(3)).sorted(by: "number"))
+      #expect(typed == middle)
       let high = try folder.records(
         RecordQuery("round").where("score", from: .double(5.5), through: nil))
       #expect(high.count == 300 * 2)

@@ -19,7 +19,7 @@ func scorecard(phone: String, tablet: String, sharedFolder: String) throws -> [R
   }
   let lastThree = try folder.all(
     Round.self,
-    RecordQuery(Round.self).where("fight", equals: .reference(fight.id))
+    RecordQuery(Round.self).where("fight", equals: fight.id)
       .sorted(by: "number", descending: true).limited(to: 3))
   print(lastThree.map(\.number))  // [15, 14, 13], read through the index
 
