@@ -43,6 +43,29 @@ import Testing
     }
   }
 
+  /// A record is labelled by its schema's first lookup field: a reminder by its message.
+  @Test func aReminderIsLabelledByItsMessage() throws {
+    try withCLI { cli in
+      let device = try cli.device()
+      let shelf = try device.addLocation(Location(name: "Shelf", createdAt: epoch))
+      let reminder = try device.addReminder(
+        Reminder(locationID: shelf.id, message: "Order toner", createdAt: epoch))
+      var theirs = reminder
+      theirs.message = "Order more toner"
+      let conflict = SyncConflict(
+        key: reminder.record.key, kind: .bothEdited,
+        sides: [
+          ConflictSide(origin: .local, snapshot: .record(reminder.record)),
+          ConflictSide(origin: .mirror, snapshot: .record(theirs.record), author: .make()),
+        ],
+        noticedAt: epoch)
+      let local = try #require(device.folder.local)
+      try local.update("a seeded conflict") { _, transaction in transaction.put(conflict) }
+      let table = try cli.run(["conflicts"])
+      #expect(table.standardOutput.contains("reminder 'Order toner'"), "\(table)")
+    }
+  }
+
   @Test func showsEverySidesFullSnapshotInJSONAndWhatDiffersOnThePage() throws {
     try withCLI { cli in
       let conflict = try seed(cli)

@@ -4,12 +4,10 @@ import StashModel
 
 /// How conflicts look on standard output.
 enum ConflictView {
-  /// `item 'Koleston 7/1'` (the name from the first side that has one), or `item 3f2b8c1e`.
+  /// `item 'Koleston 7/1'` (the label from the first side that has one: its schema's first
+  /// lookup field, an item's name, a reminder's message), or `item 3f2b8c1e`.
   static func record(_ conflict: SyncConflict) -> String {
-    let names = conflict.sides.compactMap { side -> String? in
-      guard case .string(let name)? = side.snapshot?.record?[field: "name"] else { return nil }
-      return name
-    }
+    let names = conflict.sides.compactMap { $0.snapshot?.record?.lookupName }
     let id = Format.short(conflict.key.id)
     return "\(conflict.key.model) " + (names.first.map { "'\($0)' (\(id))" } ?? id)
   }
