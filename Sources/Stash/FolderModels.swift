@@ -69,7 +69,7 @@ struct FolderModels: Hashable, Sendable {
       guard identity.kind == .regular, identity.size <= Int64(maximumBytes) else { return nil }
       let descriptor = try fileSystem.open(path, .readOnly, options: .nonBlocking)
       defer { fileSystem.close(descriptor) }
-      bytes = try fileSystem.read(descriptor, count: maximumBytes, at: 0)
+      bytes = try fileSystem.read(descriptor, count: Int(identity.size), at: 0)
     } catch {
       throw StashError(LogError.io(error))
     }
