@@ -28,9 +28,17 @@ public struct ImportReport: Hashable, Sendable {
   /// What is not complete yet (a segment or a photo the sync tool is still delivering): read
   /// again next time, and only the records that need it are held back.
   public var waiting: [Rejection] = []
-  /// The import found something to read, reject or wait for, and wrote nothing because it was
-  /// asked to hold back (``CloudFolder/importNew(into:deviceBlobs:at:holdingBack:post:progress:)``).
+  /// The import wrote nothing (nor copied a photo) because the mirror was opened for a few
+  /// records and what the folder holds reaches past them (see
+  /// ``CloudFolder/importNew(into:deviceBlobs:at:post:progress:)``): ``recordsToLoad`` says
+  /// which records a mirror must hold for the import to go on.
   public var heldBack = false
+  /// When held back: the records a mirror must hold every version of for this import to run;
+  /// empty when only the whole mirror can take it (another zone's segments to sort).
+  public var recordsToLoad: Set<RecordKey> = []
+  /// The records whose versions this import merged (a pass over the records changed since a
+  /// clean sync must look at these too).
+  public var recordsMerged: Set<RecordKey> = []
   /// Keys this device lacks: segments sealed with them wait (and are read once the key is
   /// entered), by id.
   public var missingKeys: [String] = []
@@ -62,9 +70,10 @@ extension CloudFolder {
   ///   - mirror: The mirror to merge into.
   ///   - deviceBlobs: This device's photos (photos of merged records are copied there).
   ///   - time: When, for `sync status`.
-  ///   - holdingBack: Write nothing (nor copy a photo) when there is anything to read, reject
-  ///     or wait for: the report then says ``ImportReport/heldBack`` (a sync of sealed changes
-  ///     asks this: it may only go on when there is nothing new).
+  ///   - records: The records the caller can take versions of (`nil`: all). An import into a
+  ///     mirror opened for a few records, or limited to some, writes nothing (nor copies a
+  ///     photo) when the folder holds versions of others: the report says
+  ///     ``ImportReport/heldBack`` and which records it needs (``ImportReport/recordsToLoad``).
   ///   - post: Receives the import's started and finished events: the finished, successful one
   ///     is what opens the sync coordinator's gate.
   /// - Returns: What was read.
@@ -74,33 +83,37 @@ extension CloudFolder {
   @discardableResult
   public func importNew(
     into mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp,
-    holdingBack: Bool = false, post: (MirrorEvent) -> Void = { _ in },
+    within records: Set<RecordKey>? = nil, post: (MirrorEvent) -> Void = { _ in },
     progress: (_ read: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(CloudError) -> ImportReport {
     try reporting(.import, for: mirror, post: post) { () throws(CloudError) in
       try importSegments(
-        into: mirror, deviceBlobs: deviceBlobs, at: time, holdingBack: holdingBack,
-        progress: progress)
+        into: mirror, deviceBlobs: deviceBlobs, at: time, within: records, progress: progress)
     }
   }
 
   private func importSegments(
-    into mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp, holdingBack: Bool,
-    progress: (Int, Int) -> Void
+    into mirror: MirrorStore, deviceBlobs: BlobStore, at time: Timestamp,
+    within records: Set<RecordKey>?, progress: (Int, Int) -> Void
   ) throws(CloudError) -> ImportReport {
     let binding = try bind(mirror)
-    var photos = PhotoCheck(files: files, deviceBlobs: deviceBlobs, copying: !holdingBack)
-    var plan = try planImport(
-      mirror.content, binding: binding, photos: &photos, progress: progress)
-    plan.report.blobsCopied = photos.copied
-    if holdingBack
-      && (!plan.merge.versions.isEmpty || !plan.read.isEmpty || !plan.peers.isEmpty
-        || !plan.report.rejected.isEmpty || !plan.report.waiting.isEmpty
-        || plan.report.otherZones.contains(where: \.hasLiveSegments))
-    {
-      plan.report.heldBack = true
-      return plan.report
+    let content = mirror.content
+    // A mirror opened for a few records can only tell what is new about those, and a caller
+    // may only take some: the plan is checked against them before any photo is copied (see
+    // ``heldBack(_:content:within:)``).
+    let limited = !content.isComplete || records != nil
+    var photos = PhotoCheck(files: files, deviceBlobs: deviceBlobs, copying: !limited)
+    var plan = try planImport(content, binding: binding, photos: &photos, progress: progress)
+    if limited {
+      if let held = Self.heldBack(plan, content: content, within: records) { return held }
+      if plan.merge.versions.contains(where: { !$0.blobs.isEmpty }) {
+        photos = PhotoCheck(files: files, deviceBlobs: deviceBlobs, copying: true)
+        plan = try planImport(content, binding: binding, photos: &photos)
+        if let held = Self.heldBack(plan, content: content, within: records) { return held }
+      }
     }
+    plan.report.blobsCopied = photos.copied
+    plan.report.recordsMerged = Set(plan.merge.versions.map(\.key))
     // Nothing new: nothing to write (a repeated import, or only waiting and rejected files,
     // leaves the mirror byte for byte as it was).
     guard !plan.merge.versions.isEmpty || !plan.read.isEmpty || !plan.peers.isEmpty else {
@@ -115,6 +128,27 @@ extension CloudFolder {
     plan.report.segmentsRead = plan.read.count
     plan.report.versionsImported = plan.merge.fresh
     return plan.report
+  }
+
+  /// The report of an import that must write nothing: `plan` merges versions of records the
+  /// mirror does not hold (opened for a few records: ``MirrorContent/focusedKeys``; it cannot
+  /// tell what is new about the others) or that are not among `records` (what the caller can
+  /// pass over: a local store opened for those only), or sorts segments of another zone (which
+  /// needs every version); `nil` when the plan stays within both, where it decides exactly as
+  /// over the whole mirror.
+  static func heldBack(
+    _ plan: ImportPlan, content: MirrorContent, within records: Set<RecordKey>?
+  ) -> ImportReport? {
+    let outside = Set(
+      plan.merge.versions.lazy.map(\.key).filter {
+        !content.holdsEveryVersion(of: $0) || !(records?.contains($0) ?? true)
+      })
+    let otherZone = plan.report.otherZones.contains(where: \.hasLiveSegments)
+    guard !outside.isEmpty || otherZone else { return nil }
+    var report = ImportReport()
+    report.heldBack = true
+    report.recordsToLoad = otherZone ? [] : outside
+    return report
   }
 
   /// What an import would merge and mark read, and what it reports.

@@ -8,17 +8,23 @@ import StashModel
 /// What changed in the local store since a sync that left nothing to do: the records a sync
 /// of those changes must look at.
 ///
-/// A sync after a few local edits costs what those edits cost, not what the store holds. The
-/// sync seal (SyncFolder+Seal.swift) says that a full sync over the sealed stores and shared
-/// folder does nothing (DESIGN invariant 4). When the mirror and the shared folder are still
-/// exactly the sealed ones and the local store is the sealed file with transactions appended
-/// (the same file, its sealed prefix's probe lines unchanged: ``LogPrefix``), a full pass
-/// decides every record the appended transactions leave alone exactly as it did at the seal,
-/// writing nothing, because each record's decision depends only on that record's rows,
-/// tombstone, checkpoint, conflicts, diagnostics and mirror versions. So a pass over the
-/// records those transactions touch, followed by the ordinary export, is the full sync. The
-/// model checks the claim (a pass over the touched keys against a full pass, over random
-/// histories), and the simulation compares every such sync with a full one.
+/// A sync after a few local edits, or after another device's few edits, costs what those
+/// edits cost, not what the store holds. The sync seal (SyncFolder+Seal.swift) says that a
+/// full sync over the sealed stores and shared folder does nothing (DESIGN invariant 4). When
+/// the mirror is still exactly the sealed one, the shared folder the sealed one or that with
+/// files added (``SyncSeal/sharedFolderOnlyGained(home:fileSystem:)``: segments and photos
+/// other devices published), and the local store is the sealed file with transactions
+/// appended (the same file, its sealed prefix's probe lines unchanged: ``LogPrefix``), a full
+/// pass decides every record that neither the appended transactions nor the import touch
+/// exactly as it did at the seal, writing nothing, because each record's decision depends only
+/// on that record's rows, tombstone, checkpoint, conflicts, diagnostics and mirror versions.
+/// So the import, a pass over the records the transactions touch and those the import merged
+/// versions of, and the ordinary export, are the full sync. The stores are opened for those
+/// records only: the import into a mirror opened for a few records writes nothing when the
+/// new segments name others, and the sync opens the stores again for those too
+/// (``SyncFolder/sync(at:registry:options:progress:)``). The model checks the claim (a pass
+/// over the touched and imported keys against a full pass, over random histories: see the
+/// README's "Speed"), and the simulation compares every such sync with a full one.
 ///
 /// Only row and tombstone changes qualify; anything else appended (settings, checkpoints,
 /// conflicts: a resolution writes the mirror too) runs the full sync.
@@ -40,7 +46,7 @@ extension SyncFolder {
   ) -> SealedChanges? {
     guard let prefix = seal.localPrefix,
       seal.storeMatch(1, home: home, fileSystem: fileSystem) != nil,
-      seal.sharedFolderMatches(home: home, fileSystem: fileSystem)
+      seal.sharedFolderOnlyGained(home: home, fileSystem: fileSystem)
     else { return nil }
     let opened: (log: Log, state: (LogHeader, [Transaction]), tail: TailReport?)?
     do {
@@ -79,18 +85,22 @@ extension SyncFolder {
   }
 
   /// Runs a sync of the changes made here since the sync state `seal` (the caller holds the
-  /// folder's lock): the ordinary import (which finds nothing), a pass over those records
-  /// only, the ordinary export, and a new sync state.
+  /// folder's lock): the ordinary import (of what other devices added to the shared folder
+  /// since), a pass over the records changed here and those the import merged, the ordinary
+  /// export, and a new sync state.
   ///
-  /// - Returns: What happened, or `nil`, having written nothing, when the full sync must run
-  ///   instead: the state does not prove it (`known`: what it proved under the same lock hold), the changes are not among the records the folder
-  ///   was opened for, a row they touch is not one the folder holds, the local store is bound
-  ///   to another mirror, or the import finds something new.
+  /// - Returns: What happened, or `nil`, having written nothing, when it cannot run as a sync
+  ///   of sealed changes: the state does not prove it (`known`: what it proved under the same
+  ///   lock hold), the changes are not among the records the folder was opened for, a row
+  ///   they touch is not one the folder holds, the local store is bound to another mirror, or
+  ///   the import needs records the stores were not opened for (``SyncRunReport/recordsToLoad``
+  ///   in `needing` names them: empty when only the full sync will do).
   /// - Throws: ``StashError`` as ``sync(progress:)`` does.
   func syncSealedChanges(
     seal: SyncSeal, changes known: SealedChanges? = nil, session: SyncSession? = nil,
-    progress: (_ read: Int, _ total: Int) -> Void
+    needing: inout Set<RecordKey>, progress: (_ read: Int, _ total: Int) -> Void
   ) throws(StashError) -> SyncRunReport? {
+    needing = []
     guard let local else { return nil }
     do { try local.refresh() } catch { throw StashError(error) }
     let content = local.content
@@ -105,8 +115,11 @@ extension SyncFolder {
     let (coordinator, passes) = try syncRunners(mirror, session: session, keys: changes.keys)
     let report = try run(
       mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes, progress: progress,
-      onlyIfNothingNew: true, continuing: seal)
-    if report.stoppedBeforeImport { return nil }
+      continuing: seal)
+    if report.stoppedBeforeImport {
+      needing = report.recordsToLoad
+      return nil
+    }
     var chosen = report
     chosen.choice = .sealedChanges(
       localFocused: !content.isComplete, mirrorFocused: !mirror.content.isComplete)

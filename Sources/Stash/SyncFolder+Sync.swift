@@ -95,13 +95,21 @@ extension SyncFolder {
     if let changes = sealedChanges(
       home: home, schemas: schemas, seal: seal, fileSystem: options.fileSystem)
     {
-      var focused = options
-      focused.syncKeys = changes.keys
-      let folder = try open(at: home, registry: schemas, options: focused, lock: lock)
-      if let report = try folder.syncSealedChanges(
-        seal: seal, changes: changes, progress: progress)
-      {
-        return report
+      // Opened for the records changed here; once more for those the new segments name when
+      // the import needs them (it wrote nothing the first time).
+      var keys = changes.keys
+      for _ in 0..<2 {
+        var focused = options
+        focused.syncKeys = keys
+        let folder = try open(at: home, registry: schemas, options: focused, lock: lock)
+        var needing = Set<RecordKey>()
+        if let report = try folder.syncSealedChanges(
+          seal: seal, changes: changes, needing: &needing, progress: progress)
+        {
+          return report
+        }
+        guard !needing.isEmpty, !needing.isSubset(of: keys) else { break }
+        keys.formUnion(needing)
       }
     }
     return try openWhole().sync(seal: nil, progress: progress)
@@ -121,8 +129,10 @@ extension SyncFolder {
         home: home, now: clock(), fileSystem: fileSystem,
         stampingAgain: seal.stampedAgain(after: match))
     }
+    var needing = Set<RecordKey>()
     if let seal, local != nil,
-      let report = try syncSealedChanges(seal: seal, session: session, progress: progress)
+      let report = try syncSealedChanges(
+        seal: seal, session: session, needing: &needing, progress: progress)
     {
       return report
     }
@@ -182,22 +192,24 @@ extension SyncFolder {
   /// The sync sequence (import, the coordinator's pass, export), under the folder's lock:
   /// one place for ``sync()``, a sync of sealed changes and a long-lived ``SyncSession``.
   ///
-  /// - Parameter onlyIfNothingNew: Write nothing and return when the shared folder holds
-  ///   anything to read, reject or wait for (a sync of sealed changes cannot pass over records
-  ///   it does not hold): the report then says `stoppedBeforeImport`.
+  /// Stores opened for a few records import only what concerns records both hold: when the
+  /// shared folder holds more, nothing is written and the report says `stoppedBeforeImport` and which
+  /// records it needs (``SyncRunReport/recordsToLoad``). A pass restricted to a few records
+  /// (a sync of sealed changes) also looks at every record the import merged versions of.
+  ///
+  /// - Parameter previous: The seal a sync of sealed changes started from (``SealedChanges``).
   ///
   /// The local index a pass's saves write and what the folder type derives from the local
   /// store (``Options/refreshDerived``) are computed on another core while the export runs,
   /// and written before it returns (``LocalStore/deferringIndexWrites(_:)``).
   func run(
     mirror: MirrorStore, cloud: CloudFolder, coordinator: SyncCoordinator, passes: PassReports,
-    progress: (Int, Int) -> Void = { _, _ in }, onlyIfNothingNew: Bool = false,
-    continuing previous: SyncSeal? = nil
+    progress: (Int, Int) -> Void = { _, _ in }, continuing previous: SyncSeal? = nil
   ) throws(StashError) -> SyncRunReport {
     func sequence() throws(StashError) -> SyncRunReport {
       try runSequence(
         mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes,
-        progress: progress, onlyIfNothingNew: onlyIfNothingNew, continuing: previous)
+        progress: progress, continuing: previous)
     }
     guard let local else { return try sequence() }
     return try local.deferringIndexWrites(sequence)
@@ -205,19 +217,22 @@ extension SyncFolder {
 
   private func runSequence(
     mirror: MirrorStore, cloud: CloudFolder, coordinator: SyncCoordinator, passes: PassReports,
-    progress: (Int, Int) -> Void, onlyIfNothingNew: Bool, continuing previous: SyncSeal?
+    progress: (Int, Int) -> Void, continuing previous: SyncSeal?
   ) throws(StashError) -> SyncRunReport {
     passes.clear()
     var report = SyncRunReport()
     let post: (MirrorEvent) -> Void = { coordinator.handle($0) }
     do throws(CloudError) {
       let imported = try cloud.importNew(
-        into: mirror, deviceBlobs: blobs, at: clock(), holdingBack: onlyIfNothingNew, post: post,
+        into: mirror, deviceBlobs: blobs, at: clock(),
+        within: local?.content.isComplete == false ? options.syncKeys : nil, post: post,
         progress: progress)
       if imported.heldBack {
         report.stoppedBeforeImport = true
+        report.recordsToLoad = imported.recordsToLoad
         return report
       }
+      passes.widen(by: imported.recordsMerged)
       report.segmentsRead = imported.segmentsRead
       report.versionsImported = imported.versionsImported
       report.rejectedSegments = imported.rejected.map(\.description)
@@ -261,8 +276,9 @@ extension SyncFolder {
     } catch {
       report.exportError = StashError(error)
     }
-    // A sync of sealed changes found the folder as a clean sync left it, photos included.
-    if !onlyIfNothingNew && report.exportError == nil {
+    // A sync of sealed changes found the folder as a clean sync left it, photos included, or
+    // with files added only (``SyncSeal/sharedFolderOnlyGained(home:fileSystem:)``).
+    if previous == nil && report.exportError == nil {
       do throws(CloudError) {
         report.photosPublished = try publishLackingPhotos(mirror: mirror, cloud: cloud)
       } catch {
@@ -325,6 +341,10 @@ final class PassReports: Sendable {
 
   /// Restricts the full passes of the next run to `keys` (`nil`: every record).
   func restrict(to keys: Set<RecordKey>?) { self.keys.withLock { $0 = keys } }
+
+  /// Adds `more` to the records a restricted pass covers (those an import merged versions of:
+  /// a record the import changed is not settled any more).
+  func widen(by more: Set<RecordKey>) { keys.withLock { $0?.formUnion(more) } }
 
   func add(_ report: PassReport) { reports.withLock { $0.append(report) } }
 

@@ -59,9 +59,13 @@ public struct SyncRunReport: Hashable, Sendable {
   /// Other zones whose segments in the shared folder hold changes this device does not have
   /// (a zone race, or another inventory's files): nothing of them was merged.
   public var otherZones: [OtherZone] = []
-  /// A sync of sealed changes found something new in the shared folder and stopped before
-  /// writing anything: the full sync runs instead (``SyncFolder/sync(progress:)``).
+  /// A sync of sealed changes found more in the shared folder than the records it opened the
+  /// stores for and stopped before writing anything: it runs again for ``recordsToLoad`` too,
+  /// or the full sync runs when that is empty (``SyncFolder/sync(progress:)``).
   var stoppedBeforeImport = false
+  /// When ``stoppedBeforeImport``: the records the stores must hold for the import to go on;
+  /// empty when only whole stores will do.
+  var recordsToLoad: Set<RecordKey> = []
   /// What the sync chose to run (tests and the benchmark read it).
   var choice = SyncChoice.full
   /// Whether the sync ran whole (import, a pass over every record, export) rather than

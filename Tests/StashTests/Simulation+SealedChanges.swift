@@ -1,3 +1,4 @@
+import CloudFolder
 import Foundation
 import JSONLines
 import LocalStore
@@ -10,11 +11,12 @@ import Testing
 @testable import Stash
 
 /// The check of every sync of sealed changes (see ``SealedChanges``): before each sync the
-/// seal would let run as a pass over a few records, both stores are copied twice; one copy
-/// gets that pass (the stores opened for those records, as the CLI opens them), the other the
-/// full pass over stores read whole, with the same clock. Both must end holding the same
-/// records, tombstones, checkpoints, conflicts, diagnostics and mirror versions, and report
-/// the same.
+/// seal would let run over a few records, both stores are copied twice; one copy gets that
+/// sync's import and pass (the stores opened for the records changed here, and again for
+/// those the shared folder's new segments name when the import asks, as the CLI opens them),
+/// the other the full import and pass over stores read whole, with the same clock. Both must
+/// end holding the same records, tombstones, checkpoints, conflicts, diagnostics, mirror
+/// versions and segments read, and report the same.
 extension Simulation {
   /// The files of a device folder a pass reads.
   static let storeFiles = [
@@ -33,6 +35,7 @@ extension Simulation {
       at: device.home, registry: InventorySchemas.registry, options: processOptions())
     if case .sealedChanges(let localFocused, let mirrorFocused) = report.choice {
       totals.sealedChangeSyncs += 1
+      if report.versionsImported > 0 { totals.sealedImports += 1 }
       if localFocused { totals.focusedSealedSyncs += 1 }
       if mirrorFocused { totals.focusedMirrorSyncs += 1 }
     }
@@ -55,7 +58,8 @@ extension Simulation {
     let manager = FileManager.default
     let check = folder.appendingPathComponent("sealed-check")
     try? manager.removeItem(at: check)
-    var results = [PassSummary]()
+    var results = [PassSummary?]()
+    let cloud = CloudFolder(root: device.view.path)
     for focused in [true, false] {
       let copy = check.appendingPathComponent(focused ? "focused" : "whole").path
       try manager.createDirectory(atPath: copy, withIntermediateDirectories: true)
@@ -63,9 +67,13 @@ extension Simulation {
         try manager.copyItem(atPath: device.home + "/" + name, toPath: copy + "/" + name)
       }
       let now = Timestamp(secondsSince1970: clock + 0.5)!
-      results.append(try Self.pass(in: copy, over: focused ? changes : nil, at: now))
+      results.append(
+        try Self.pass(in: copy, over: focused ? changes : nil, cloud: cloud, at: now))
     }
     try? manager.removeItem(at: check)
+    // `nil`: the import needs the whole mirror (another zone's segments), as the sync finds.
+    guard results[0] != nil else { return }
+    if results[0]!.imported > 0 { totals.sealedImportChecks += 1 }
     if results[0] != results[1] {
       problems.append(
         "a sync of the sealed changes \(changes.keys.sorted()) differs from the full sync: "
@@ -83,34 +91,59 @@ extension Simulation {
     var diagnostics: [String]
     var versions: [String]
     var pending: [String]
+    var read: [String]
+    /// Versions the import brought (compared through ``versions``).
+    var imported: Int
+
+    static func == (a: Self, b: Self) -> Bool {
+      (a.report, a.rows, a.tombstones, a.checkpoints, a.conflicts, a.diagnostics)
+        == (b.report, b.rows, b.tombstones, b.checkpoints, b.conflicts, b.diagnostics)
+        && (a.versions, a.pending, a.read) == (b.versions, b.pending, b.read)
+    }
 
     var description: String {
       "report \(report), rows \(rows.count), tombstones \(tombstones), checkpoints "
         + "\(checkpoints.count), conflicts \(conflicts), versions \(versions.count), "
-        + "pending \(pending)"
+        + "pending \(pending), segments read \(read.count)"
     }
   }
 
-  /// One pass in the device folder copy at `home`: over the changes' records, with the
-  /// stores opened for them, or over everything.
-  static func pass(in home: String, over changes: SealedChanges?, at now: Timestamp) throws
-    -> PassSummary
-  {
+  /// One import from `cloud` and one pass in the device folder copy at `home`: over the
+  /// changes' records and those the import merged, with the stores opened for them (and
+  /// opened again for more when the import asks, as the sync does), or over everything;
+  /// `nil` when the import needs the whole mirror.
+  static func pass(
+    in home: String, over changes: SealedChanges?, cloud: CloudFolder, at now: Timestamp
+  ) throws -> PassSummary? {
     let schemas = InventorySchemas.registry
     let lock = FolderLock(folder: home)
-    let local = try LocalStore.open(
-      folder: home, schemas: schemas, lock: lock,
-      focus: changes.map { LocalStore.Focus(keys: $0.keys) })
-    // As the sync opens it: focused when the local store is.
-    let mirror = try MirrorStore.open(
-      folder: home, schemas: schemas, lock: lock,
-      focus: local.content.isComplete ? nil : changes?.keys)
+    var keys = changes?.keys
+    var opened: (LocalStore, MirrorStore, merged: Set<RecordKey>, imported: Int)?
+    for _ in 0..<2 where opened == nil {
+      let local = try LocalStore.open(
+        folder: home, schemas: schemas, lock: lock, focus: keys.map { LocalStore.Focus(keys: $0) })
+      // As the sync opens it: focused when the local store is.
+      let mirror = try MirrorStore.open(
+        folder: home, schemas: schemas, lock: lock,
+        focus: local.content.isComplete ? nil : keys)
+      let imported = try cloud.importNew(
+        into: mirror, deviceBlobs: BlobStore(deviceFolder: home, fileSystem: POSIXFileSystem()),
+        at: now, within: local.content.isComplete ? nil : keys)
+      if !imported.heldBack {
+        opened = (local, mirror, imported.recordsMerged, imported.versionsImported)
+      } else if let wider = keys, !imported.recordsToLoad.isEmpty {
+        keys = wider.union(imported.recordsToLoad)
+      } else {
+        return nil
+      }
+    }
+    guard let (local, mirror, merged, importedCount) = opened else { return nil }
     if let changes {
       // As the sync checks it: every row the changes touch is one the store holds.
       #expect(local.content.unseenRows.isDisjoint(with: changes.rows))
     }
     let report = try Reconciler(local: local, mirror: mirror, clock: { now }).reconcile(
-      keys: changes?.keys)
+      keys: changes.map { $0.keys.union(merged) })
     // Read back whole, as the next command would.
     let content = try LocalStore.open(folder: home, schemas: schemas, lock: lock).content
     let versions = try MirrorStore.open(folder: home, schemas: schemas, lock: lock).content
@@ -125,6 +158,7 @@ extension Simulation {
       conflicts: content.conflicts.values.map { "\($0.id) \($0.state)" }.sorted(),
       diagnostics: content.diagnostics.values.map { "\($0.key) \($0.rows)" }.sorted(),
       versions: versions.versions.values.flatMap { $0.values.map { "\($0.ref)" } }.sorted(),
-      pending: versions.pending.map { "\($0)" }.sorted())
+      pending: versions.pending.map { "\($0)" }.sorted(), read: versions.readSegments.sorted(),
+      imported: importedCount)
   }
 }

@@ -72,6 +72,10 @@ struct Simulation {
     var sealedChangeChecks = 0
     var focusedSealedSyncs = 0
     var focusedMirrorSyncs = 0
+    /// Syncs of sealed changes that imported another device's versions, and checks of such an
+    /// import against the full one.
+    var sealedImports = 0
+    var sealedImportChecks = 0
     var heal = HealTotals()
 
     mutating func add(_ other: Totals) {
@@ -106,6 +110,8 @@ struct Simulation {
       sealedChangeChecks += other.sealedChangeChecks
       focusedSealedSyncs += other.focusedSealedSyncs
       focusedMirrorSyncs += other.focusedMirrorSyncs
+      sealedImports += other.sealedImports
+      sealedImportChecks += other.sealedImportChecks
       heal.add(other.heal)
     }
 
@@ -122,7 +128,9 @@ struct Simulation {
         + "\(hostileFiles) hostile files, \(frozenSeeds) seeds with frozen clocks, "
         + "\(sealedSyncs) syncs the seal would skip, \(sealedChangeChecks) passes over sealed "
         + "changes checked against the full pass, \(sealedChangeSyncs) syncs of sealed changes "
-        + "(\(focusedSealedSyncs) from the local index, \(focusedMirrorSyncs) from the mirror's), "
+        + "(\(focusedSealedSyncs) from the local index, \(focusedMirrorSyncs) from the mirror's; "
+        + "\(sealedImports) importing another device's changes, \(sealedImportChecks) such imports "
+        + "checked against the full one), "
         + "\(heal)"
     }
   }
