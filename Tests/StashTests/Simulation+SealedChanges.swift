@@ -128,7 +128,7 @@ extension Simulation {
         focus: local.content.isComplete ? nil : keys)
       let imported = try cloud.importNew(
         into: mirror, deviceBlobs: BlobStore(deviceFolder: home, fileSystem: POSIXFileSystem()),
-        at: now, within: local.content.isComplete ? nil : keys)
+        at: now)
       if !imported.heldBack {
         opened = (local, mirror, imported.recordsMerged, imported.versionsImported)
       } else if let wider = keys, !imported.recordsToLoad.isEmpty {
