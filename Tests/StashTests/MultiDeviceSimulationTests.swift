@@ -46,7 +46,7 @@ import Testing
       #expect(totals.places > 0, "locations and reminders take part")
       #expect(totals.sealedSyncs > 0, "the sync seal's shortcut is checked against full syncs")
       #expect(
-        totals.sealedImports > 0 && totals.sealedImportChecks > 0,
+        totals.sealedImports > 0 && totals.sealedImportChecks > 0 && totals.focusedChecks > 0,
         "syncs that import another device's changes over its records only are checked")
       #expect(
         totals.heal.raceReports > 0 && totals.heal.zoneJoins > 0, "zone races are reported, joined")

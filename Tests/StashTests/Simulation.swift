@@ -76,6 +76,8 @@ struct Simulation {
     /// import against the full one.
     var sealedImports = 0
     var sealedImportChecks = 0
+    /// Checks whose sync of sealed changes opened the local store from its index.
+    var focusedChecks = 0
     var heal = HealTotals()
 
     mutating func add(_ other: Totals) {
@@ -112,6 +114,7 @@ struct Simulation {
       focusedMirrorSyncs += other.focusedMirrorSyncs
       sealedImports += other.sealedImports
       sealedImportChecks += other.sealedImportChecks
+      focusedChecks += other.focusedChecks
       heal.add(other.heal)
     }
 
@@ -130,7 +133,7 @@ struct Simulation {
         + "changes checked against the full pass, \(sealedChangeSyncs) syncs of sealed changes "
         + "(\(focusedSealedSyncs) from the local index, \(focusedMirrorSyncs) from the mirror's; "
         + "\(sealedImports) importing another device's changes, \(sealedImportChecks) such imports "
-        + "checked against the full one), "
+        + "checked against the full one; \(focusedChecks) checks from the indexes), "
         + "\(heal)"
     }
   }
