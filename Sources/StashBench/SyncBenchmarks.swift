@@ -135,7 +135,7 @@ extension TargetBench {
       do {
         try manager.createDirectory(atPath: smallFolder, withIntermediateDirectories: true)
         try makeHome(origin, items: 1000, csv: smallFolder + "/items.csv")
-        _ = runStash(["--home", origin, "consume", name(500)])
+        _ = runStash(["--home", origin, "restock", name(500), "1000"])
       } catch {
         printError("stash-bench targets: could not make the 1k folder: \(error)")
         return false
