@@ -84,10 +84,11 @@ private func spawnAndWait(_ path: String, _ arguments: [String], output: String)
     cpuSeconds: cpu)
 }
 
-/// Several runs of one command: medians of wall and CPU time (best beside them), and peak
-/// memory (the highest and the median).
+/// Several runs of one command: medians of wall and CPU time (best and worst beside them),
+/// and peak memory (the highest and the median).
 struct Timing {
   var best: Double
+  var worst: Double
   var median: Double
   var cpuBest: Double
   var cpuMedian: Double
@@ -99,6 +100,7 @@ struct Timing {
     guard !runs.isEmpty, runs.allSatisfy({ $0.status == 0 }) else { return nil }
     func middle<T: Comparable>(_ values: [T]) -> T { values.sorted()[(values.count - 1) / 2] }
     best = runs.map(\.seconds).min() ?? 0
+    worst = runs.map(\.seconds).max() ?? 0
     median = middle(runs.map(\.seconds))
     cpuBest = runs.map(\.cpuSeconds).min() ?? 0
     cpuMedian = middle(runs.map(\.cpuSeconds))
