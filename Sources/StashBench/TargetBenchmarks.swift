@@ -247,7 +247,7 @@ func formatRatio(_ ratio: Double) -> String {
   ratio == ratio.rounded() ? "\(Int(ratio))×" : String(format: "%.1f×", ratio)
 }
 
-/// The items `stash-bench store` and `encrypted-sync` make: `Product 0`, `Product 1`, ….
+/// The items `stash-bench encrypted-sync` makes: `Product 0`, `Product 1`, ….
 func benchmarkItems(_ count: Int) -> [Item] {
   var random = SystemRandomNumberGenerator()
   let time = Timestamp.now()
