@@ -185,7 +185,8 @@ struct TargetBench {
     self.folder = folder
   }
 
-  /// How often a scenario that costs a whole store is run: at most 3, once at 1M items.
+  /// How often a scenario that costs a whole store is run (list, export, doctor, import, a
+  /// first sync, a second device's import, verify): at most 3, once at 1M items.
   var wholeStoreRuns: Int { size >= 1_000_000 ? 1 : min(runs, 3) }
 
   /// Makes the CSV, the folder (imported from it) and the database unless DIR already holds

@@ -60,13 +60,14 @@ extension TargetBench {
   }
 
   /// `list --json` and `list` against `jq -c .` over the store (at most 1× by wall time, peak
-  /// at most the store), and `export` and `doctor`, judged by their peak memory only.
+  /// at most the store), and `export` and `doctor`, judged by their peak memory only; each
+  /// `wholeStoreRuns` times (at 1M, 7 runs of both lists and `jq` alone take 14 minutes).
   func wholeStoreScenarios() -> [ScenarioResult] {
     let jqSide = Side { _ in jq.map { ($0, ["-c", ".", storePath]) } }
     let noJQ = jq == nil ? "jq is not installed" : nil
     var results = [ScenarioResult]()
     for (label, arguments) in [("list --json", ["list", "--json"]), ("list", ["list"])] {
-      let (oursTiming, peer) = interleaved(runs, Side { _ in ours(arguments) }, jqSide)
+      let (oursTiming, peer) = interleaved(wholeStoreRuns, Side { _ in ours(arguments) }, jqSide)
       results.append(
         ScenarioResult(
           name: label, ours: oursTiming, peerName: "jq -c .", peer: peer, allowedRatio: 1,
