@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -29,6 +30,12 @@ func measure(_ path: String, _ arguments: [String], output: String = "/dev/null"
   // A child's peak memory as the kernel reports it includes this (large) process's memory
   // at the spawn, so it is taken from GNU time, which spawns the program from its own small
   // process, when it is installed.
+  let result = measureOnce(path, arguments, output: output)
+  if result.status != 0 { childFailures.add(1, ordering: .relaxed) }
+  return result
+}
+
+private func measureOnce(_ path: String, _ arguments: [String], output: String) -> Measurement {
   if let time = gnuTime {
     let report = NSTemporaryDirectory() + "/stash-bench-time-\(getpid())"
     var result = spawnAndWait(time, ["-f", "%M", "-o", report, path] + arguments, output: output)
@@ -42,8 +49,24 @@ func measure(_ path: String, _ arguments: [String], output: String = "/dev/null"
 }
 
 /// Where the measured programs' standard error goes (appended; not the terminal, where a
-/// copied folder's notice for every run would bury the table).
+/// copied folder's notice for every run would bury the table). Removed at exit unless a
+/// program exited other than 0 (``childFailures``).
 let childErrorLog = NSTemporaryDirectory() + "/stash-bench-\(getpid()).stderr"
+
+/// How many programs run by ``measure(_:_:output:)`` exited other than 0 in this process.
+let childFailures = Atomic<Int>(0)
+
+/// Removes ``childErrorLog`` when every program exited 0: its notices are not worth keeping.
+func removeChildErrorLogUnlessNeeded() {
+  if childFailures.load(ordering: .relaxed) == 0 {
+    try? FileManager.default.removeItem(atPath: childErrorLog)
+  }
+}
+
+/// Says on stderr that `command` failed and where its messages are.
+func noteChildFailure(_ command: String) {
+  printError("stash-bench: \(command); its messages are in '\(childErrorLog)'")
+}
 
 /// `/usr/bin/time` when it is GNU time (it understands `-f %M`).
 let gnuTime: String? = {
@@ -131,9 +154,7 @@ func interleaved(_ runs: Int, _ a: Side, _ b: Side?) -> (Timing?, Timing?) {
       if side.prepare(run), let (path, arguments) = side.command(run) {
         result = measure(path, arguments)
         if let status = result?.status, status != 0 {
-          printError(
-            "stash-bench: '\(([path] + arguments).joined(separator: " "))' exited \(status); "
-              + "its messages are in '\(childErrorLog)'")
+          noteChildFailure("'\(([path] + arguments).joined(separator: " "))' exited \(status)")
         }
       }
       guard let result, result.status == 0 else {

@@ -82,7 +82,9 @@ enum StashBench {
       printError(usage)
       exit(2)
     }
-    exit(command.run(Array(arguments.dropFirst())))
+    let status = command.run(Array(arguments.dropFirst()))
+    removeChildErrorLogUnlessNeeded()
+    exit(status)
   }
 
   /// The usage text listing every subcommand.

@@ -153,9 +153,7 @@ extension TargetBench {
   func runStash(_ arguments: [String]) -> Bool {
     let result = measure(stash, arguments)
     if result.status != 0 {
-      printError(
-        "stash-bench targets: 'stash \(arguments.joined(separator: " "))' failed; its messages "
-          + "are in '\(childErrorLog)'")
+      noteChildFailure("'stash \(arguments.joined(separator: " "))' failed")
     }
     return result.status == 0
   }

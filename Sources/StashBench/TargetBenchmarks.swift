@@ -226,7 +226,9 @@ struct TargetBench {
   func makeHome(_ home: String, items: Int, csv: String) throws {
     try BenchCSV.write(count: items, to: csv)
     let imported = measure(stash, ["--home", home, "import", csv])
-    guard imported.status == 0 else { throw BenchError("'stash import \(csv)' failed") }
+    guard imported.status == 0 else {
+      throw BenchError("'stash import \(csv)' failed; its messages are in '\(childErrorLog)'")
+    }
     printError("'stash import' of \(items) rows: \(milliseconds(imported.seconds)) ms")
   }
 
