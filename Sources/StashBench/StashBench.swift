@@ -37,8 +37,8 @@ enum StashBench {
     BenchCommand(
       name: "targets",
       arguments: "[--size 1k|10k|100k|1M] [--runs N] [--dir DIR] [--only GROUP] [--json]",
-      summary: "every speed target of DESIGN.md: ours, the peer (sqlite3, jq, python3 csv) and "
-        + "the ratio",
+      summary: "every speed target of DESIGN.md: ours and the peer (sqlite3, jq, python3 csv, "
+        + "ours at 1k) interleaved; medians of wall and CPU time, peak memory, the ratio",
       run: targetsBenchmark),
     BenchCommand(
       name: "encrypted-sync", arguments: "[--size N] [--runs N] [--dir DIR] [--json]",
@@ -82,7 +82,9 @@ enum StashBench {
       printError(usage)
       exit(2)
     }
-    exit(command.run(Array(arguments.dropFirst())))
+    let status = command.run(Array(arguments.dropFirst()))
+    removeChildErrorLogUnlessNeeded()
+    exit(status)
   }
 
   /// The usage text listing every subcommand.
@@ -103,8 +105,8 @@ enum StashBench {
       "",
       "Build with 'swift build -c release --static-swift-stdlib' first (on Linux). 'stash-bench",
       "targets --size 100k' makes its folder in /tmp/stash-bench-100k (reused by later runs) and",
-      "prints a table; --only one-record|list|import|sync runs one group; --json prints the",
-      "same figures as JSON. Figures vary from run to run on a busy machine.",
+      "prints a table with the load average; --only one-record|list|import|sync runs one group;",
+      "--json prints the same figures as JSON. Figures vary from run to run on a busy machine.",
     ]
     return lines.joined(separator: "\n")
   }

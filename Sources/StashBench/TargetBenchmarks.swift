@@ -4,16 +4,16 @@ import Stash
 import StashModel
 
 /// `stash-bench targets [--size 1k|10k|100k|1M] [--runs N] [--dir DIR] [--only GROUP] [--json]`:
-/// every
-/// target of DESIGN's "Speed and scale" that this tool measures, each beside its peer in the
-/// same run, with the ratio.
+/// every target of DESIGN's "Speed and scale" that this tool measures, each beside its peer in
+/// the same run, A and B interleaved, medians of wall and CPU time, peak memory, the ratio.
 ///
-/// It makes (or reuses, in DIR) a device folder with the items, the same rows in a SQLite
-/// database (`id` and `name` indexed) and as a CSV file, then runs `stash` as a person would,
-/// process start to exit, against `sqlite3` (`PRAGMA synchronous=FULL`), `jq -c .` and Python's
-/// `csv` module; its sync scenarios (SyncBenchmarks.swift) compare sync at the chosen size with
-/// sync at 1k, and a first sync with `jq` reading the segments. A peer that is not installed
-/// is skipped with a note.
+/// It makes (or reuses, in DIR) a CSV of the items with locations and notes (``BenchCSV``), a
+/// device folder made from it by `stash import`, and the same rows in a SQLite database (`id`
+/// and `name` indexed), then runs `stash` as a person would, process start to exit, against
+/// `sqlite3` (`PRAGMA synchronous=FULL`), `jq -c .` and Python's `csv` module; its sync
+/// scenarios (SyncBenchmarks.swift) compare sync at the chosen size with sync at 1k, and a
+/// first sync with `jq` reading the segments. A peer that is not installed is skipped with a
+/// note. Nothing is flushed before a timed run.
 func targetsBenchmark(_ arguments: [String]) -> Int32 {
   var size = 100_000
   var runs = 7
@@ -66,6 +66,8 @@ func targetsBenchmark(_ arguments: [String]) -> Int32 {
   var bench = TargetBench(
     size: size, runs: runs, folder: folder ?? "/tmp/stash-bench-\(sizeName(size))")
   bench.only = only
+  let start = Date()
+  let before = loadAverage()
   do {
     try bench.prepare()
   } catch {
@@ -73,10 +75,13 @@ func targetsBenchmark(_ arguments: [String]) -> Int32 {
     return 1
   }
   let results = bench.run()
+  let run = BenchRun(
+    results: results, loadBefore: before, loadAfter: loadAverage(),
+    seconds: Date().timeIntervalSince(start))
   if json {
-    bench.printJSON(results)
+    bench.printJSON(run)
   } else {
-    bench.printTable(results)
+    bench.printTable(run)
   }
   return 0
 }
@@ -102,31 +107,59 @@ func sizeName(_ size: Int) -> String {
   }
 }
 
+/// One whole run: every scenario's figures, the load average before and after, how long it took.
+struct BenchRun {
+  var results: [ScenarioResult]
+  var loadBefore: [Double]
+  var loadAfter: [Double]
+  var seconds: Double
+}
+
+/// How a row's time is judged: by wall-clock time, or by CPU time (user and system), for the
+/// whole-store work that uses both cores against a peer that uses one.
+enum Judge: String {
+  case wall, cpu
+}
+
+/// The peak memory a row's target allows: under half the store file (one-record commands),
+/// or at most the store file (whole-store commands).
+enum MemoryTarget: String {
+  case halfStore = "half-store"
+  case store
+}
+
 /// One scenario's figures.
 struct ScenarioResult {
   var name: String
   var ours: Timing?
   var peerName: String
   var peer: Timing?
-  /// The ratio the target allows (ours / peer), and whether peak memory must stay under
-  /// half the store.
-  var allowedRatio: Double
-  var memoryBound: Bool
+  /// The ratio the target allows (ours / peer, by `judge`); `nil` for a row judged by memory
+  /// only.
+  var allowedRatio: Double?
+  var judge = Judge.wall
+  /// The peer's figure is multiplied by this before the ratio (`sync verify`: linear from 1k).
+  var peerScale = 1.0
+  var memory: MemoryTarget?
   var note: String?
 
-  var ratio: Double? {
-    guard let ours, let peer, peer.best > 0 else { return nil }
-    return ours.best / peer.best
+  /// ours / (peer × scale), from the medians, by `judge` (or by `other`).
+  func ratio(by judge: Judge? = nil) -> Double? {
+    guard let ours, let peer else { return nil }
+    let cpu = (judge ?? self.judge) == .cpu
+    let peerFigure = (cpu ? peer.cpuMedian : peer.median) * peerScale
+    guard peerFigure > 0 else { return nil }
+    return (cpu ? ours.cpuMedian : ours.median) / peerFigure
   }
 }
 
-/// The folder, its peers' files, and the scenarios.
 /// The scenarios `--only` can choose.
 enum ScenarioGroup: String {
   case oneRecord = "one-record"
   case list, `import`, sync
 }
 
+/// The folder, its peers' files, and the scenarios.
 struct TargetBench {
   /// Only this group's scenarios (`nil`: all).
   var only: ScenarioGroup?
@@ -136,6 +169,7 @@ struct TargetBench {
   var home: String { folder + "/home" }
   var database: String { folder + "/peer.db" }
   var csv: String { folder + "/items.csv" }
+  var marker: String { folder + "/made-from-csv" }
   var storePath: String { home + "/" + LocalStore.fileName }
   var stash: String {
     URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -151,23 +185,25 @@ struct TargetBench {
     self.folder = folder
   }
 
-  /// Makes the folder, the CSV and the database unless DIR already holds them.
+  /// How often a scenario that costs a whole store is run (list, export, doctor, import, a
+  /// first sync, a second device's import, verify): at most 3, once at 1M items.
+  var wholeStoreRuns: Int { size >= 1_000_000 ? 1 : min(runs, 3) }
+
+  /// Makes the CSV, the folder (imported from it) and the database unless DIR already holds
+  /// them; a DIR made by an older `stash-bench` (uniform items without locations) is made
+  /// again.
   func prepare() throws {
     let manager = FileManager.default
+    if !manager.fileExists(atPath: marker) {
+      for old in [home, csv, database, folder + "/sync-1k"] { try? manager.removeItem(atPath: old) }
+    }
     if !manager.fileExists(atPath: storePath) {
       try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      printError("making \(size) items in '\(home)'…")
-      let device = try DeviceFolder.open(at: home)
-      let items = benchmarkItems(size)
-      try device.folder.local!.update("the benchmark's items") { _, transaction in
-        for item in items { try transaction.insert(item.record) }
-      }
-      try? manager.removeItem(atPath: csv)
+      printError("making \(size) items: '\(csv)', imported into '\(home)'…")
+      try makeHome(home, items: size, csv: csv)
       try? manager.removeItem(atPath: database)
-    }
-    if !manager.fileExists(atPath: csv) {
-      let export = measure(stash, ["--home", home, "export", "--format", "csv"], output: csv)
-      guard export.status == 0 else { throw BenchError("'stash export' failed") }
+      try Data("made by 'stash import' of items.csv (BenchCSV)\n".utf8)
+        .write(to: URL(fileURLWithPath: marker))
     }
     if let sqlite, !manager.fileExists(atPath: database) {
       let made = measure(
@@ -178,185 +214,43 @@ struct TargetBench {
         ])
       guard made.status == 0 else { throw BenchError("sqlite3 could not import '\(csv)'") }
     }
-    // The first write after a bulk load reads the whole store and writes its index.
-    let first = measure(stash, ["--home", home, "consume", name(size / 2)])
+    // The first write after a bulk load reads the whole store and writes its index; it
+    // restocks the item the scenarios consume (the CSV's quantities are 0 to 39).
+    let first = measure(stash, ["--home", home, "restock", name(size / 2), "1000"])
     printError(
-      "first write after the bulk load (reads the whole store, writes the index): "
+      "first write after the import (reads the whole store, writes the index): "
         + "\(milliseconds(first.seconds)) ms")
   }
 
-  func name(_ number: Int) -> String { "Product \(number)" }
-
-  /// Runs `make(run)` `runs` times and times each.
-  func timed(_ make: (Int) -> (String, [String])?) -> Timing? {
-    var results = [Measurement]()
-    for run in 0..<runs {
-      guard let (path, arguments) = make(run) else { return nil }
-      results.append(measure(path, arguments))
+  /// Writes `items` rows to `csv` and imports them into a new device folder `home`.
+  func makeHome(_ home: String, items: Int, csv: String) throws {
+    try BenchCSV.write(count: items, to: csv)
+    let imported = measure(stash, ["--home", home, "import", csv])
+    guard imported.status == 0 else {
+      throw BenchError("'stash import \(csv)' failed; its messages are in '\(childErrorLog)'")
     }
-    return Timing(results)
+    printError("'stash import' of \(items) rows: \(milliseconds(imported.seconds)) ms")
   }
+
+  func name(_ number: Int) -> String { "Product \(number)" }
 
   func sql(_ statement: String) -> (String, [String])? {
     sqlite.map { ($0, [database, "PRAGMA synchronous=FULL; " + statement]) }
   }
 
-  func ours(_ arguments: [String]) -> (String, [String]) {
-    (stash, ["--home", home] + arguments)
-  }
-
-  /// Every scenario, in the order of DESIGN's targets.
-  func run() -> [ScenarioResult] {
-    let target = name(size / 2)
-    let quoted = "'\(target)'"
-    var results = [ScenarioResult]()
-    func oneRecord(
-      _ name: String, ours make: @escaping (Int) -> [String],
-      peer statement: @escaping (Int) -> String
-    ) {
-      guard wants(.oneRecord) else { return }
-      results.append(
-        ScenarioResult(
-          name: name, ours: timed { run in ours(make(run)) }, peerName: "sqlite3",
-          peer: timed { run in sql(statement(run)) }, allowedRatio: 5, memoryBound: true,
-          note: sqlite == nil ? "sqlite3 is not installed" : nil))
-    }
-    oneRecord(
-      "show", ours: { _ in ["show", target, "--json"] },
-      peer: { _ in "SELECT * FROM items WHERE name = \(quoted);" })
-    oneRecord(
-      "consume", ours: { _ in ["consume", target] },
-      peer: { _ in "UPDATE items SET quantity = quantity - 1 WHERE name = \(quoted);" })
-    oneRecord(
-      "restock", ours: { _ in ["restock", target, "2"] },
-      peer: { _ in "UPDATE items SET quantity = quantity + 2 WHERE name = \(quoted);" })
-    oneRecord(
-      "edit", ours: { run in ["edit", target, "--notes", "Run \(run)"] },
-      peer: { run in "UPDATE items SET notes = 'Run \(run)' WHERE name = \(quoted);" })
-    // Each run deletes another item, and so does each invocation on a reused folder.
-    let first = 1 + Int(Date().timeIntervalSince1970 / 10) % max(1, size / 2 - runs - 1)
-    oneRecord(
-      "delete", ours: { run in ["delete", name(first + run)] },
-      peer: { run in "DELETE FROM items WHERE name = '\(name(first + run))';" })
-    oneRecord(
-      "add", ours: { run in ["add", "New \(run)", "--quantity", "3"] },
-      peer: { run in
-        "INSERT INTO items(id, name, quantity) VALUES ('new-\(run)', 'New \(run)', 3);"
-      })
-    let jqPeer = { (_: Int) in jq.map { ($0, ["-c", ".", storePath]) } }
-    for (label, arguments) in [("list --json", ["list", "--json"]), ("list", ["list"])]
-    where wants(.list) {
-      results.append(
-        ScenarioResult(
-          name: label, ours: timed { _ in ours(arguments) }, peerName: "jq -c .",
-          peer: timed(jqPeer), allowedRatio: 1, memoryBound: false,
-          note: jq == nil ? "jq is not installed" : nil))
-    }
-    if wants(.import) { results.append(importScenario()) }
-    if wants(.sync) { results += syncScenarios() }
-    return results
+  func ours(_ arguments: [String], home: String? = nil) -> (String, [String]) {
+    (stash, ["--home", home ?? self.home] + arguments)
   }
 
   /// Whether `--only` leaves `group` in.
   func wants(_ group: ScenarioGroup) -> Bool { only == nil || only == group }
-
-  /// `stash import` of the CSV into a new folder against Python's csv module reading it and
-  /// writing JSON lines.
-  func importScenario() -> ScenarioResult {
-    let fresh = folder + "/import-home"
-    let oursTiming = Timing(
-      (0..<min(runs, 3)).map { _ in
-        try? FileManager.default.removeItem(atPath: fresh)
-        return measure(stash, ["--home", fresh, "import", csv])
-      })
-    let script =
-      "import csv,json,sys\nout=open(sys.argv[2],'w')\n"
-      + "for row in csv.DictReader(open(sys.argv[1],newline='')): out.write(json.dumps(row)+'\\n')"
-    let peer = python.flatMap { python in
-      Timing(
-        (0..<min(runs, 3)).map { _ in
-          measure(python, ["-c", script, csv, folder + "/python.jsonl"])
-        })
-    }
-    return ScenarioResult(
-      name: "import (CSV)", ours: oursTiming, peerName: "python3 csv", peer: peer,
-      allowedRatio: 2, memoryBound: false,
-      note: python == nil ? "python3 is not installed" : nil)
-  }
-
-  func printTable(_ results: [ScenarioResult]) {
-    let storeBytes = fileSize(storePath)
-    print(
-      "stash-bench targets: \(size) items, default.store \(megabytes(storeBytes)) MB, "
-        + "best of \(runs) runs (process start to exit)")
-    print("")
-    print("| scenario | ours | peer | ratio | target | met |")
-    print("|---|---|---|---|---|---|")
-    for result in results {
-      let ours = result.ours.map { "\(milliseconds($0.best)) ms, \(megabytes($0.peakBytes)) MB" }
-      let peer = result.peer.map {
-        "\(result.peerName) \(milliseconds($0.best)) ms, \(megabytes($0.peakBytes)) MB"
-      }
-      let ratio = result.ratio.map { String(format: "%.1f×", $0) } ?? "-"
-      var target = "≤ \(formatRatio(result.allowedRatio))"
-      if result.memoryBound { target += ", < 0.5× store" }
-      print(
-        "| \(result.name) | \(ours ?? "failed") | \(peer ?? result.note ?? "failed") | \(ratio) "
-          + "| \(target) | \(met(result, storeBytes: storeBytes)) |")
-    }
-    guard wants(.sync) else { return }
-    print("")
-    print(
-      "Sync scenarios: 'sync (one edit)' consumes one item (untimed) before each timed sync; "
-        + "a first sync and a second device's import run at most 3 times (once at 1M). Not "
-        + "measured here: doctor's progress.")
-  }
-
-  func met(_ result: ScenarioResult, storeBytes: Int) -> String {
-    guard let ratio = result.ratio, let ours = result.ours else { return "-" }
-    let time = ratio <= result.allowedRatio
-    let memory = !result.memoryBound || Double(ours.peakBytes) < 0.5 * Double(storeBytes)
-    switch (time, memory) {
-    case (true, true): return "yes"
-    case (true, false): return "time only"
-    case (false, true): return result.memoryBound ? "memory only" : "no"
-    case (false, false): return "no"
-    }
-  }
-
-  func printJSON(_ results: [ScenarioResult]) {
-    let storeBytes = fileSize(storePath)
-    func timing(_ timing: Timing?) -> Any {
-      guard let timing else { return NSNull() }
-      return [
-        "bestMs": timing.best * 1000, "medianMs": timing.median * 1000,
-        "peakBytes": timing.peakBytes,
-      ]
-    }
-    let scenarios: [[String: Any]] = results.map { result in
-      [
-        "name": result.name, "ours": timing(result.ours), "peer": result.peerName,
-        "peerTiming": timing(result.peer), "ratio": result.ratio ?? NSNull(),
-        "allowedRatio": result.allowedRatio, "memoryBound": result.memoryBound,
-        "met": met(result, storeBytes: storeBytes), "note": result.note ?? NSNull(),
-      ]
-    }
-    let object: [String: Any] = [
-      "items": size, "storeBytes": storeBytes, "runs": runs, "scenarios": scenarios,
-    ]
-    if let data = try? JSONSerialization.data(
-      withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-    {
-      print(String(decoding: data, as: UTF8.self))
-    }
-  }
 }
 
 func formatRatio(_ ratio: Double) -> String {
   ratio == ratio.rounded() ? "\(Int(ratio))×" : String(format: "%.1f×", ratio)
 }
 
-/// The items `stash-bench store` and `targets` make: `Product 0`, `Product 1`, ….
+/// The items `stash-bench encrypted-sync` makes: `Product 0`, `Product 1`, ….
 func benchmarkItems(_ count: Int) -> [Item] {
   var random = SystemRandomNumberGenerator()
   let time = Timestamp.now()
