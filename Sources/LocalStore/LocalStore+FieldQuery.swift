@@ -8,6 +8,8 @@ extension LocalStore {
   public enum FieldSelection: Hashable, Sendable {
     /// Every live row of the model.
     case all
+    /// The rows holding this record id (one, unless the store holds duplicates).
+    case id(RecordID)
     /// The rows whose field at `field` holds this value (``FieldValue/none``: empty).
     case equals(field: Int, FieldValue)
     /// The rows whose field at `field` lies from the first value through the second (an
@@ -65,6 +67,8 @@ extension LocalStore {
         return content.rows.values.filter { $0.record.model == model }
       }
       rows = index.rows(of: model)
+    case .id(let id):
+      return content.rows(for: RecordKey(model: model, id: id))
     case .equals(let field, let value):
       rows = index.rows(of: model, field: field, equalTo: value)
     case .between(let field, let lower, let upper):
@@ -87,6 +91,9 @@ extension LocalStore {
     switch selection {
     case .all:
       entries = reader.entries(model: modelBytes, idPrefix: [])
+    case .id(let id):
+      let bytes = Array(id.rawValue.utf8)
+      entries = reader.entries(model: modelBytes, idPrefix: bytes)?.filter { $0.id == bytes }
     case .equals(let field, let value):
       guard field <= 255 else { return nil }
       if let key = LocalIndex.fieldKey(value) {

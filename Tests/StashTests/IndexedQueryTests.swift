@@ -221,6 +221,29 @@ import Testing
     return query
   }
 
+  @Test func aFocusedFolderListsAndFetchesThroughTheIndexToo() throws {
+    try withTemporaryFolder { root in
+      let path = root.appendingPathComponent("a").path
+      try Self.scorecard(path, fights: 20)
+      let gone = RecordKey(model: "round", id: .derived(model: "round", naturalKey: "f2-r2"))
+      let other = try Self.open(path, focused: false, policy: Self.once)
+      try other.delete(gone)
+      try other.save(Self.roundRecord(fight: 2, number: 13))
+      let whole = try Self.open(path, focused: false)
+      let focused = try Self.open(path, focused: true)
+      #expect(focused.records(of: "round") == whole.records(of: "round"))
+      #expect(focused.records(of: "round").count == 240)
+      #expect(focused.records(of: "fight") == whole.records(of: "fight"))
+      let kept = RecordKey(model: "round", id: .derived(model: "round", naturalKey: "f3-r4"))
+      #expect(focused.record(kept) == whole.record(kept))
+      #expect(focused.record(kept) != nil)
+      #expect(focused.record(gone) == nil)
+      let added = RecordKey(model: "round", id: .derived(model: "round", naturalKey: "f2-r13"))
+      #expect(focused.record(added) == whole.record(added))
+      #expect(focused.local?.content.isComplete == false)
+    }
+  }
+
   // MARK: - When the index cannot answer
 
   @Test func anIndexBehindAnotherProcesssSaveAnswersWithThatSave() throws {
