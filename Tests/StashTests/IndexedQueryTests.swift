@@ -110,7 +110,8 @@ import Testing
     }
   }
 
-  @Test(arguments: [UInt64(1), 2, 3])
+  /// Three seeds by default; `STASH_SIM_SEEDS=N` runs N, `STASH_SEED=S` replays one.
+  @Test(arguments: TestEnvironment.seeds(default: 3))
   func answersEqualTheWholeReadOverRandomData(seed: UInt64) throws {
     try withTemporaryFolder { root in
       var random = SeededRandom(seed: seed)

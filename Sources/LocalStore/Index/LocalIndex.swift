@@ -19,9 +19,10 @@ import StashModel
 ///
 /// Layout (Fixtures/README.md section 8 has it byte by byte): the kind's head holds the next
 /// row number, the count of live changes, the settings' and the checkpoint binding's lines
-/// and the counts and sizes of the body's four parts; the body: the entries (one per live
-/// row: kind, row, line, model, id, and the lowercased, canonically decomposed values of its
-/// schema's lookup fields (``Record/lookupNames``) that lookups by name compare; then one
+/// the counts and sizes of the body's parts and the field table's declaration; the body: the
+/// entries (one per live row: kind, row, line, model, id, the lowercased, canonically
+/// decomposed values of its schema's lookup fields (``Record/lookupNames``) that lookups by
+/// name compare, and its indexed fields' sort keys; then one
 /// per tombstone, checkpoint, open conflict and diagnostic: kind, line, its record's model
 /// and id, and the conflict's id or the diagnostic's store), then the row entries' offsets
 /// sorted by model and id, then (offset, name number) pairs sorted by model and name, then
