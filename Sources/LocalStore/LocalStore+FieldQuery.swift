@@ -55,6 +55,21 @@ extension LocalStore {
     return Self.memoryRows(of: model, selecting: selection, in: content)
   }
 
+  /// Whether the index beside this store lists a live row of `key` that `content` (this
+  /// store's, opened for a few records) never read: a save of `key` must not add a row then.
+  /// `false` for a whole content, or when the index cannot say.
+  public func holdsUnread(_ key: RecordKey, in content: LocalContent) -> Bool {
+    guard !content.isComplete,
+      let reader = IndexReader(path: indexPath, fileSystem: file.fileSystemForRepairs)
+    else { return false }
+    let id = Array(key.id.rawValue.utf8)
+    let entries = reader.entries(model: Array(key.model.utf8), idPrefix: id) ?? []
+    return entries.contains { entry in
+      let row = RowID(entry.row)
+      return entry.id == id && content.rows[row] == nil && content.changedSinceIndex[row] == nil
+    }
+  }
+
   /// The rows a selection picks from a content's own rows, through its field index.
   static func memoryRows(
     of model: String, selecting selection: FieldSelection, in content: LocalContent

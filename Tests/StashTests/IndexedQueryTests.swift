@@ -245,6 +245,25 @@ import Testing
     }
   }
 
+  @Test func aFocusedFolderRefusesToSaveARecordItDidNotReadAsANewOne() throws {
+    try withTemporaryFolder { root in
+      let path = root.appendingPathComponent("a").path
+      try Self.scorecard(path, fights: 20)
+      let focused = try Self.open(path, focused: true)
+      let before = FolderSnapshot(of: path)
+      let error = #expect(throws: StashError.self) {
+        try focused.save(Self.roundRecord(fight: 3, number: 4, judge: "changed"))
+      }
+      #expect(error?.message.contains("did not read it; open the folder whole") == true)
+      #expect(FolderSnapshot(of: path).differences(from: before) == [])
+      // A record the store does not hold is saved, as by a one-record command.
+      try focused.save(Self.roundRecord(fight: 3, number: 14))
+      let whole = try Self.open(path, focused: false)
+      #expect(try whole.records(Self.fightRounds(3)).count == 13)
+      #expect(whole.records(of: "round").count == 241)
+    }
+  }
+
   // MARK: - When the index cannot answer
 
   @Test func anIndexBehindAnotherProcesssSaveAnswersWithThatSave() throws {
