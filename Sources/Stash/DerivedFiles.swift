@@ -17,8 +17,9 @@ enum DerivedFiles {
     let kind: DerivedFile
   }
 
-  /// Every derived file: the local index (written by saves and by a sync, from the local
-  /// store; bound to its id and log prefix), which carries the digest's section (written by
+  /// Every derived file: the local index (written by saves, by a sync and by a query that
+  /// found it unusable, from the local store; bound to its id, its log prefix and its
+  /// schemas' indexed fields), which carries the digest's section (written by
   /// a sync, carried forward by saves; bound to the store's id only), the mirror's index
   /// (written by a sync; bound to the mirror's id and log prefix) and the sync state (written
   /// by a sync; bound to the fingerprint of both stores and the shared folder). The derived

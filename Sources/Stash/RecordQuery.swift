@@ -93,32 +93,3 @@ public struct RecordQuery: Sendable, Hashable {
     return query
   }
 }
-
-extension FieldValue {
-  /// How two values of one field compare: `nil` when they cannot (different kinds, such as a
-  /// counter, a photo, or a value and an empty optional's `none`, which orders first).
-  static func order(_ lhs: FieldValue, _ rhs: FieldValue) -> Bool? {
-    switch (lhs, rhs) {
-    case (.none, .none): false
-    case (.none, _): true
-    case (_, .none): false
-    case (.integer(let a), .integer(let b)): a < b
-    case (.double(let a), .double(let b)): a < b
-    case (.date(let a), .date(let b)): a.secondsSince1970 < b.secondsSince1970
-    case (.bool(let a), .bool(let b)): !a && b
-    case (.string(let a), .string(let b)):
-      a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
-    case (.reference(let a), .reference(let b)): a < b
-    default: nil
-    }
-  }
-
-  /// Whether this value lies from `lower` through `upper` (an absent bound is open); an
-  /// empty optional lies in no range.
-  func lies(from lower: FieldValue?, through upper: FieldValue?) -> Bool {
-    if case .none = self { return false }
-    if let lower, FieldValue.order(self, lower) != false { return false }
-    if let upper, FieldValue.order(upper, self) != false { return false }
-    return true
-  }
-}

@@ -5,11 +5,19 @@ extension SyncFolder {
   /// The live records a query asks for, from the local store's field index: the rows of the
   /// first condition's value (or values, for a range) are read, the other conditions checked
   /// on them, then ordered and cut to the limit. What it costs follows the rows the first
-  /// condition selects (and, for a range, the field's distinct values), not the store.
+  /// condition selects (and, for a range in memory, the field's distinct values), not the
+  /// store.
+  ///
+  /// A folder read whole answers from memory. A folder opened for a few records (its
+  /// options' ``Options/focus(on:)``, with no lookups for an app that only queries) answers
+  /// from the index file beside the store (`default.store.index`), reading only the rows
+  /// selected; when that index cannot answer (missing, rewritten by another process,
+  /// damaged), the store is read whole first and the index written again. Both give the same
+  /// records.
   ///
   /// - Throws: ``StashError`` (refused) when the model is not the folder's, a condition
   ///   names a field that is not indexed (or not a field), or the order names no field; or
-  ///   when the folder was opened for a few records only.
+  ///   when the store must be read whole and cannot be.
   public func records(_ query: RecordQuery) throws(StashError) -> [Record] {
     guard let schema = schemas.schemas[query.model] else {
       throw .refused(
@@ -35,15 +43,23 @@ extension SyncFolder {
       }
       orderPosition = position
     }
-    guard let content else { return [] }
-    guard content.isComplete else {
-      throw .refused("This folder was opened for a few records only; open it whole to query")
+    guard let local else { return [] }
+    let selection: LocalStore.FieldSelection
+    switch (query.filters.first?.condition, positions.first) {
+    case (.equals(let value)?, let position?): selection = .equals(field: position, value)
+    case (.between(let lower, let upper)?, let position?):
+      selection = .between(field: position, lower, upper)
+    default: selection = .all
     }
-    let rows = candidateRows(query, schema: schema, positions: positions, content: content)
-    var records = rows.compactMap { content.rows[$0]?.record }.filter { record in
-      zip(query.filters, positions).allSatisfy { filter, position in
-        filter.condition.accepts(record.values[position])
-      }
+    let rows: [StoredRow]
+    do { rows = try local.rows(of: schema.model, selecting: selection) } catch {
+      throw StashError(error)
+    }
+    var records = rows.map(\.record).filter { record in
+      record.model == schema.model
+        && zip(query.filters, positions).allSatisfy { filter, position in
+          filter.condition.accepts(record.values[position])
+        }
     }
     records.sort { lhs, rhs in
       if let position = orderPosition, lhs.values[position] != rhs.values[position] {
@@ -65,24 +81,6 @@ extension SyncFolder {
     throws(StashError) -> [T]
   {
     try records(query).compactMap { try? T(record: $0) }
-  }
-
-  /// The rows the first condition selects, or every row of the model without one.
-  private func candidateRows(
-    _ query: RecordQuery, schema: Schema, positions: [Int], content: LocalContent
-  ) -> [RowID] {
-    let index = content.fieldIndex
-    guard let first = query.filters.first, let position = positions.first else {
-      if !schema.indexedIndices.isEmpty { return Array(index.rows(of: schema.model)) }
-      return content.rows.values.filter { $0.record.model == schema.model }.map(\.row)
-    }
-    switch first.condition {
-    case .equals(let value):
-      return Array(index.rows(of: schema.model, field: position, equalTo: value))
-    case .between(let lower, let upper):
-      return Array(
-        index.rows(of: schema.model, field: position) { $0.lies(from: lower, through: upper) })
-    }
   }
 }
 

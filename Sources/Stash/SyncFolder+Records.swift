@@ -3,15 +3,28 @@ public import StashModel
 
 extension SyncFolder {
   /// The live records of `model`, by id.
+  ///
+  /// A folder opened for a few records reads them through the index (see ``records(_:)``);
+  /// if the store cannot be read, it gives the records it holds.
   public func records(of model: String) -> [Record] {
     guard let content else { return [] }
+    if !content.isComplete, let rows = try? local?.rows(of: model, selecting: .all) {
+      return rows.map(\.record).filter { $0.model == model }.sorted { $0.id < $1.id }
+    }
     return content.records(of: model).sorted { $0.id < $1.id }
   }
 
   /// The live record with `key`, or `nil` (also when several rows share it: see
   /// ``rows(for:)``).
+  ///
+  /// A folder opened for a few records reads it through the index (see ``records(_:)``).
   public func record(_ key: RecordKey) -> Record? {
-    guard let rows = content?.rows(for: key), rows.count == 1 else { return nil }
+    guard let content else { return nil }
+    var rows = content.rows(for: key)
+    if !content.isComplete, let found = try? local?.rows(of: key.model, selecting: .id(key.id)) {
+      rows = found.filter { $0.record.key == key }
+    }
+    guard rows.count == 1 else { return nil }
     return rows[0].record
   }
 

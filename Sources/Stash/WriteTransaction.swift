@@ -133,6 +133,14 @@ public struct WriteTransaction {
     case nil:
       let rows = content.rows(for: key)
       guard rows.count <= 1 else { throw SyncFolder.duplicateRows(rows.count, of: key) }
+      // A folder opened for a few records may not have read this one: saving it as new would
+      // add a second row of its id.
+      if rows.isEmpty, !content.isComplete, folder.local?.holdsUnread(key, in: content) == true {
+        throw StashError(
+          .refused,
+          "The \(key.model) '\(key.id)' is in the store, but this folder was opened for a few "
+            + "records and did not read it; open the folder whole to change it")
+      }
       return rows.first.map { ($0.row, $0.record, $0.hash) }
     }
   }

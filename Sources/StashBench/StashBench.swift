@@ -65,6 +65,10 @@ enum StashBench {
       summary: "two devices with 'stash sync --watch': consume on one to the other holding it; "
         + "idle CPU",
       run: liveBenchmark),
+    BenchCommand(
+      name: "query", arguments: "[--fights N] [--runs N] [--dir DIR]",
+      summary: "one fight's 12 rounds asked by a fresh process: through the index, and read whole",
+      run: queryBenchmark),
   ]
 
   /// Dispatches to the subcommand named by the first argument and exits with its status.

@@ -56,6 +56,27 @@ extension LogStore {
     lock.release(try acquireFresh())
   }
 
+  /// Reads the whole file again, under the folder's lock: a content built for a few records
+  /// (``LogContent/isComplete`` `false`) becomes the whole store's, as an open without the
+  /// index would have read it.
+  ///
+  /// - Throws: ``LogStoreError/read(_:)``.
+  public func readWhole() throws(LogStoreError) {
+    let proof: FolderLock.Held
+    do { proof = try lock.acquire() } catch { throw .read(error) }
+    defer { lock.release(proof) }
+    let setAside: [TailReport]
+    do {
+      setAside = try state.withLock { (state) throws(LogError) -> [TailReport] in
+        guard state.log != nil else { return [] }
+        return try reload(&state, recover: state.log?.isWritable ?? false)
+      }
+    } catch {
+      throw .read(error)
+    }
+    tell(setAside)
+  }
+
   /// Rewrites the file to hold only the live state.
   ///
   /// - Throws: ``LogStoreError``; after a failed write the old file is untouched.

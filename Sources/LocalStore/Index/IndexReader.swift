@@ -86,16 +86,25 @@ final class IndexReader {
       let nameCount: UInt8 = integer(at: position + Int(idLength), in: region)
     else { return nil }
     position += Int(idLength) + 1
-    var names = [[UInt8]]()
-    for _ in 0..<nameCount {
-      guard let length: UInt16 = integer(at: position, in: region),
-        let name = bytes(at: position + 2, count: Int(length), in: region)
-      else { return nil }
-      names.append(name)
-      position += 2 + Int(length)
+    /// `count` byte strings (`UInt16` length and bytes each) from `position` on.
+    func list(_ count: Int) -> [[UInt8]]? {
+      var found = [[UInt8]]()
+      for _ in 0..<count {
+        guard let length: UInt16 = integer(at: position, in: region),
+          let bytes = bytes(at: position + 2, count: Int(length), in: region)
+        else { return nil }
+        found.append(bytes)
+        position += 2 + Int(length)
+      }
+      return found
     }
+    guard let names = list(Int(nameCount)),
+      let fieldCount: UInt8 = integer(at: position, in: region)
+    else { return nil }
+    position += 1
+    guard let fields = list(Int(fieldCount)) else { return nil }
     return LocalIndex.Entry(
-      kind: kind, row: row, span: span, model: model, id: id, names: names)
+      kind: kind, row: row, span: span, model: model, id: id, names: names, fields: fields)
   }
 
   /// The entry in slot `slot` of the id table (a row's; `nil` for another kind: damage).
@@ -123,6 +132,17 @@ final class IndexReader {
       let entry = entry(at: Int(offset)), entry.kind == .row, Int(number) < entry.names.count
     else { return nil }
     return (entry, entry.names[Int(number)])
+  }
+
+  /// The entry in slot `slot` of the field table, and the field key the slot sorts by.
+  private func fieldSlot(_ slot: Int) -> (entry: LocalIndex.Entry, key: [UInt8])? {
+    let region = index.fieldTableStart..<index.digestStart
+    let at = region.lowerBound + slot * LocalIndex.fieldSlot
+    guard let offset: UInt32 = integer(at: at, in: region),
+      let number: UInt8 = integer(at: at + 4, in: region),
+      let entry = entry(at: Int(offset)), entry.kind == .row, Int(number) < entry.fields.count
+    else { return nil }
+    return (entry, entry.fields[Int(number)])
   }
 
   /// The first slot in `0..<count` whose key does not sort before `target`; `nil` when a
@@ -176,6 +196,30 @@ final class IndexReader {
     return found
   }
 
+  /// The row entries of `model` with a field key from `low` through `high` (each a field's
+  /// position and a value's sort key, ``LocalIndex/fieldKey(_:)``), in the field table's
+  /// order; `nil` when a block is damaged.
+  func entries(model: [UInt8], fieldFrom low: [UInt8], through high: [UInt8])
+    -> [LocalIndex.Entry]?
+  {
+    guard
+      var slot = lowerBound(
+        count: index.fieldCount, (model, low),
+        key: { self.fieldSlot($0).map { ($0.entry.model, $0.key) } })
+    else { return nil }
+    var found = [LocalIndex.Entry]()
+    while slot < index.fieldCount {
+      guard let (entry, key) = fieldSlot(slot) else { return nil }
+      let inside = key.withUnsafeBytes { key in
+        high.withUnsafeBytes { LocalIndex.compareBytes(key, $0) <= 0 }
+      }
+      guard entry.model == model, inside else { break }
+      found.append(entry)
+      slot += 1
+    }
+    return found
+  }
+
   /// The tombstone, checkpoint, open conflicts and diagnostics of the record `model` and
   /// `id` (the key table's entries with exactly that key); `nil` when a block is damaged.
   func keyedEntries(model: [UInt8], id: [UInt8]) -> [LocalIndex.Entry]? {
@@ -213,8 +257,8 @@ final class IndexReader {
       guard let entry = entry(at: offset) else { return false }
       if entry.kind == .row { rows += 1 }
       body(entry)
-      offset += LocalIndex.entryFixedLength + 1 + entry.model.count + 1 + entry.id.count + 1
-      for name in entry.names { offset += 2 + name.count }
+      offset += LocalIndex.entryFixedLength + 1 + entry.model.count + 1 + entry.id.count + 2
+      for bytes in entry.names + entry.fields { offset += 2 + bytes.count }
     }
     return offset == index.entriesLength && rows == index.entryCount
   }

@@ -29,19 +29,18 @@ extension LocalIndex {
       return true
     }
 
-    /// The file's bytes, with this head and the digest section `digest` carries forward;
-    /// `nil` when the entries are malformed.
+    /// The file's bytes, with this head, the digest section `digest` carries forward and the
+    /// field table's `declaration` (``LocalIndex/declaration(of:)``); `nil` when the entries
+    /// are malformed.
     func encoded(
       storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
-      settingsLine: LineSpan, bindingLine: LineSpan?, digest: [UInt8]
+      settingsLine: LineSpan, bindingLine: LineSpan?, digest: [UInt8], declaration: UInt32
     ) -> [UInt8]? {
       var body = entries
-      typealias Sorted = (ids: [UInt32], names: [(offset: UInt32, number: UInt8)], keyed: [UInt32])
-      typealias Keys = (
-        model: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer, names: [UnsafeRawBufferPointer]
-      )
+      typealias Slot = (offset: UInt32, number: UInt8)
+      typealias Sorted = (ids: [UInt32], names: [Slot], keyed: [UInt32], fields: [Slot])
       let sorted: Sorted? = entries.output.withUnsafeBytes { raw in
-        var found = [Keys]()
+        var found = [EncodedKeys]()
         found.reserveCapacity(ids.count + keyed.count)
         for offset in ids + keyed {
           guard let keys = LocalIndex.keys(in: raw, at: Int(offset)) else { return nil }
@@ -51,6 +50,7 @@ extension LocalIndex {
         var idKeys = [(key: SortKey, offset: UInt32)]()
         var nameKeys = [(key: SortKey, offset: UInt32, number: UInt8)]()
         var otherKeys = [(key: SortKey, offset: UInt32)]()
+        var fieldKeys = [(key: SortKey, row: Int64, offset: UInt32, number: UInt8)]()
         idKeys.reserveCapacity(ids.count)
         nameKeys.reserveCapacity(ids.count)
         otherKeys.reserveCapacity(keyed.count)
@@ -61,6 +61,9 @@ extension LocalIndex {
           for (number, name) in keys.names.enumerated() {
             nameKeys.append((SortKey(rank: rank, key: name), offset, UInt8(number)))
           }
+          for (number, field) in keys.fields.enumerated() {
+            fieldKeys.append((SortKey(rank: rank, key: field), keys.row, offset, UInt8(number)))
+          }
         }
         for (position, offset) in keyed.enumerated() {
           let keys = found[ids.count + position]
@@ -69,8 +72,11 @@ extension LocalIndex {
         idKeys.sort { $0.key < $1.key }
         nameKeys.sort { $0.key < $1.key }
         otherKeys.sort { $0.key < $1.key }
+        // By model, field and value, then row.
+        fieldKeys.sort { $0.key < $1.key || (!($1.key < $0.key) && $0.row < $1.row) }
         return (
-          idKeys.map(\.offset), nameKeys.map { ($0.offset, $0.number) }, otherKeys.map(\.offset)
+          idKeys.map(\.offset), nameKeys.map { ($0.offset, $0.number) }, otherKeys.map(\.offset),
+          fieldKeys.map { ($0.offset, $0.number) }
         )
       }
       guard let sorted else { return nil }
@@ -80,12 +86,17 @@ extension LocalIndex {
         body.integer(slot.number)
       }
       for offset in sorted.keyed { body.integer(offset) }
+      for slot in sorted.fields {
+        body.integer(slot.offset)
+        body.integer(slot.number)
+      }
       body.output += digest
       let index = LocalIndex(
         storeID: storeID, prefix: prefix, nextRow: nextRow, liveChanges: liveChanges,
         settingsLine: settingsLine, bindingLine: bindingLine, entryCount: ids.count,
         entriesLength: entries.output.count, nameCount: sorted.names.count,
-        keyedCount: keyed.count, digestLength: digest.count)
+        keyedCount: keyed.count, digestLength: digest.count, fieldCount: sorted.fields.count,
+        declaration: declaration)
       return index.encoded(body: body.output)
     }
   }

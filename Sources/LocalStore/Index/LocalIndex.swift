@@ -19,13 +19,21 @@ import StashModel
 ///
 /// Layout (Fixtures/README.md section 8 has it byte by byte): the kind's head holds the next
 /// row number, the count of live changes, the settings' and the checkpoint binding's lines
-/// and the counts and sizes of the body's four parts; the body: the entries (one per live
-/// row: kind, row, line, model, id, and the lowercased, canonically decomposed values of its
-/// schema's lookup fields (``Record/lookupNames``) that lookups by name compare; then one
+/// the counts and sizes of the body's parts and the field table's declaration; the body: the
+/// entries (one per live row: kind, row, line, model, id, the lowercased, canonically
+/// decomposed values of its schema's lookup fields (``Record/lookupNames``) that lookups by
+/// name compare, and its indexed fields' sort keys; then one
 /// per tombstone, checkpoint, open conflict and diagnostic: kind, line, its record's model
 /// and id, and the conflict's id or the diagnostic's store), then the row entries' offsets
 /// sorted by model and id, then (offset, name number) pairs sorted by model and name, then
-/// the other entries' offsets sorted by model and id, then the digest section.
+/// the other entries' offsets sorted by model and id, then the field table, then the digest
+/// section.
+///
+/// The field table is what a query over a schema's indexed fields (``Schema/indexedIndices``)
+/// reads: one slot per indexed field of each row entry (which holds the field's position and
+/// its value's sort key, ``fieldKey(_:)``), sorted by model, field, value and row, so that
+/// equality and ranges are a binary search. The head binds it to the indexed fields it was
+/// written for (``declaration(of:)``): an index of other declarations is not used.
 ///
 /// The digest section is what a sync derives from the whole store for `sync status` and
 /// `sync verify` (the inventory digest's entries and bucket hashes): this store only carries
@@ -35,12 +43,13 @@ import StashModel
 struct LocalIndex: Sendable {
   /// The file name's suffix after the store's.
   static let suffix = ".index"
-  /// The kind: format 5, with the digest section (`default.store.digest` before it). Format 4
+  /// The kind: format 6, with the field table. Format 5 (the digest section, without the field
+  /// table; `Fixtures/formats/index-5`), format 4
   /// (the first in the one derived-file container, without the digest), format 3 (its own
   /// head), format 2 (rows only: no tombstones, checkpoints, conflicts or diagnostics) and
   /// format 1 (one checksum over the whole file, entries in row order, read in full by every
   /// lookup) are ignored.
-  static let kind = DerivedFile(tag: "stash.local.index", version: 5)
+  static let kind = DerivedFile(tag: "stash.local.index", version: 6)
   /// The bytes of one slot of the id table (an entry's offset).
   static let idSlot = 4
   /// The bytes of one slot of the name table (an entry's offset and which of its names).
@@ -69,6 +78,10 @@ struct LocalIndex: Sendable {
   var keyedCount: Int = 0
   /// The byte length of the digest section (the body's last part; 0 when there is none).
   var digestLength: Int = 0
+  /// How many slots the field table has (one per indexed field of each row entry).
+  var fieldCount: Int = 0
+  /// The CRC-32 of the indexed fields the field table was written for (``declaration(of:)``).
+  var declaration: UInt32 = 0
   /// The head's checksum: two heads with equal checksums and prefixes describe one file.
   var headChecksum: UInt32 = 0
 
@@ -102,6 +115,9 @@ struct LocalIndex: Sendable {
     /// decomposed, as a lookup by name compares them. For a
     /// conflict: its id; for a diagnostic: its store; none for the other kinds.
     var names: [[UInt8]]
+    /// For a row: its indexed fields, each its position (one byte) and its value's sort key
+    /// (``LocalIndex/fieldKey(_:)``); none for the other kinds.
+    var fields: [[UInt8]] = []
   }
 
   /// The form names are compared in: lowercased (as ``String/lowercased()``), then
@@ -121,8 +137,10 @@ struct LocalIndex: Sendable {
   var nameTableStart: Int { entriesLength + entryCount * Self.idSlot }
   /// Where the key table (the other kinds' entries by model and id) starts in the body.
   var keyTableStart: Int { nameTableStart + nameCount * Self.nameSlot }
+  /// Where the field table starts in the body.
+  var fieldTableStart: Int { keyTableStart + keyedCount * Self.idSlot }
   /// Where the digest section starts in the body.
-  var digestStart: Int { keyTableStart + keyedCount * Self.idSlot }
+  var digestStart: Int { fieldTableStart + fieldCount * Self.fieldSlot }
   /// The body's length.
   var bodyLength: Int { digestStart + digestLength }
 
@@ -160,21 +178,34 @@ struct LocalIndex: Sendable {
     return a.count - b.count
   }
 
-  /// The model, id and names of the entry encoded at `offset` of `raw` (as ``append(_:to:)``
-  /// writes it), without copying; `nil` when it does not fit.
-  static func keys(in raw: UnsafeRawBufferPointer, at offset: Int) -> (
-    model: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer, names: [UnsafeRawBufferPointer]
-  )? {
+  /// The row, model, id, names and fields of the entry encoded at `offset` of `raw` (as
+  /// ``append(_:to:)`` writes it), without copying; `nil` when it does not fit.
+  static func keys(in raw: UnsafeRawBufferPointer, at offset: Int) -> EncodedKeys? {
     var reader = RawReader(UnsafeRawBufferPointer(rebasing: raw[offset...]))
-    guard reader.take(entryFixedLength) != nil, let model = reader.bytes(width: 1),
-      let id = reader.bytes(width: 1), let count: UInt8 = reader.integer()
+    guard reader.take(1) != nil, let row: Int64 = reader.integer(),
+      reader.take(entryFixedLength - 9) != nil, let model = reader.bytes(width: 1),
+      let id = reader.bytes(width: 1)
     else { return nil }
-    var names = [UnsafeRawBufferPointer]()
-    for _ in 0..<count {
-      guard let name = reader.bytes(width: 2) else { return nil }
-      names.append(name)
+    var lists = [[UnsafeRawBufferPointer]]()
+    for _ in 0..<2 {
+      guard let count: UInt8 = reader.integer() else { return nil }
+      var list = [UnsafeRawBufferPointer]()
+      for _ in 0..<count {
+        guard let bytes = reader.bytes(width: 2) else { return nil }
+        list.append(bytes)
+      }
+      lists.append(list)
     }
-    return (model, id, names)
+    return EncodedKeys(row: row, model: model, id: id, names: lists[0], fields: lists[1])
+  }
+
+  /// The keys of an encoded entry (``keys(in:at:)``).
+  struct EncodedKeys {
+    let row: Int64
+    let model: UnsafeRawBufferPointer
+    let id: UnsafeRawBufferPointer
+    let names: [UnsafeRawBufferPointer]
+    let fields: [UnsafeRawBufferPointer]
   }
 
   // MARK: Encoding
@@ -192,6 +223,8 @@ struct LocalIndex: Sendable {
     head.integer(UInt64(nameCount))
     head.integer(UInt64(keyedCount))
     head.integer(UInt64(digestLength))
+    head.integer(UInt64(fieldCount))
+    head.integer(declaration)
     return head.output
   }
 
@@ -210,6 +243,8 @@ struct LocalIndex: Sendable {
     writer.bytes(entry.id, width: 1)
     writer.integer(UInt8(entry.names.count))
     for name in entry.names { writer.bytes(name, width: 2) }
+    writer.integer(UInt8(entry.fields.count))
+    for field in entry.fields { writer.bytes(field, width: 2) }
   }
 
   // MARK: Decoding
@@ -232,14 +267,16 @@ struct LocalIndex: Sendable {
       guard let entryCount: UInt64 = reader.integer(),
         let entriesLength: UInt64 = reader.integer(), let nameCount: UInt64 = reader.integer(),
         let keyedCount: UInt64 = reader.integer(), let digestLength: UInt64 = reader.integer(),
+        let fieldCount: UInt64 = reader.integer(), let declaration: UInt32 = reader.integer(),
         entryCount <= limit, entriesLength <= limit, nameCount <= limit, keyedCount <= limit,
-        digestLength <= limit, reader.isAtEnd
+        digestLength <= limit, fieldCount <= limit, reader.isAtEnd
       else { return nil }
       return LocalIndex(
         storeID: storeID, prefix: prefix, nextRow: nextRow, liveChanges: liveChanges,
         settingsLine: settings, bindingLine: binding, entryCount: Int(entryCount),
         entriesLength: Int(entriesLength), nameCount: Int(nameCount),
-        keyedCount: Int(keyedCount), digestLength: Int(digestLength))
+        keyedCount: Int(keyedCount), digestLength: Int(digestLength),
+        fieldCount: Int(fieldCount), declaration: declaration)
     }
     guard var parsed, parsed.bodyLength == bodyLength else { return nil }
     parsed.headChecksum = checksum
@@ -260,7 +297,7 @@ struct LocalIndex: Sendable {
   init(
     storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
     settingsLine: LineSpan, bindingLine: LineSpan?, entryCount: Int, entriesLength: Int,
-    nameCount: Int, keyedCount: Int, digestLength: Int
+    nameCount: Int, keyedCount: Int, digestLength: Int, fieldCount: Int, declaration: UInt32
   ) {
     self.storeID = storeID
     self.prefix = prefix
@@ -273,5 +310,7 @@ struct LocalIndex: Sendable {
     self.nameCount = nameCount
     self.keyedCount = keyedCount
     self.digestLength = digestLength
+    self.fieldCount = fieldCount
+    self.declaration = declaration
   }
 }

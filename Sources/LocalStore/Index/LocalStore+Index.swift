@@ -104,7 +104,9 @@ extension LocalStore {
     access: StoreAccess, compaction: CompactionPolicy, policy: IndexPolicy,
     fileSystem: any FileSystem
   ) throws(LogError) -> (file: LogStore<LocalContent>, tail: TailReport?, index: LocalIndex)? {
-    guard let reader = IndexReader(path: path + LocalIndex.suffix, fileSystem: fileSystem) else {
+    guard let reader = IndexReader(path: path + LocalIndex.suffix, fileSystem: fileSystem),
+      reader.index.declaration == LocalIndex.declaration(of: schemas)
+    else {
       return nil
     }
     let index = reader.index

@@ -34,7 +34,8 @@ extension LocalStore {
         if let index = LocalStore.readIndex(at: indexPath, fileSystem: file.fileSystemForRepairs),
           let now = log.describePrefix(anchors: []), index.prefix.device == now.device,
           index.prefix.inode == now.inode, index.prefix.end <= now.end,
-          index.storeID == log.header.storeID.rawValue
+          index.storeID == log.header.storeID.rawValue,
+          index.declaration == LocalIndex.declaration(of: content.schemas)
         {
           known.end = index.prefix.end
           known.inode = index.prefix.inode
@@ -137,9 +138,10 @@ extension LocalStore {
     _ index: LocalIndex, at path: String, fileSystem: any FileSystem, log: Log,
     content: LocalContent, settingsLine: LineSpan
   ) -> [UInt8]? {
+    let declaration = LocalIndex.declaration(of: content.schemas)
     guard let reader = IndexReader(path: path, fileSystem: fileSystem),
       reader.index.headChecksum == index.headChecksum, reader.index.prefix == index.prefix,
-      let digest = reader.digestSection()
+      reader.index.declaration == declaration, let digest = reader.digestSection()
     else { return nil }
     var builder = LocalIndex.Builder(capacity: index.entryCount + 64)
     var anchors = [LineSpan]()
@@ -170,21 +172,25 @@ extension LocalStore {
     return builder.encoded(
       storeID: log.header.storeID.rawValue, prefix: prefix, nextRow: content.nextRow.rawValue,
       liveChanges: index.liveChanges, settingsLine: settingsLine,
-      bindingLine: content.bindingLine ?? index.bindingLine, digest: digest)
+      bindingLine: content.bindingLine ?? index.bindingLine, digest: digest,
+      declaration: declaration)
   }
 
   /// The entry of a row whose line is at `span`, with the names its schema's lookup fields
-  /// hold (``Record/lookupNames``); `nil` when it does not fit the format.
+  /// hold (``Record/lookupNames``) and its indexed fields' keys (``LocalIndex/fields(of:)``);
+  /// `nil` when it does not fit the format.
   static func entry(for stored: StoredRow, at span: LineSpan) -> LocalIndex.Entry? {
     let record = stored.record
     let names = record.lookupNames.map(LocalIndex.searchForm)
     let model = Array(record.model.utf8)
     let id = Array(record.id.rawValue.utf8)
-    guard model.count <= 255, id.count <= 255, names.allSatisfy({ $0.count <= 65535 }) else {
+    guard model.count <= 255, id.count <= 255, names.allSatisfy({ $0.count <= 65535 }),
+      let fields = LocalIndex.fields(of: record)
+    else {
       return nil
     }
     return LocalIndex.Entry(
-      row: stored.row.rawValue, span: span, model: model, id: id, names: names)
+      row: stored.row.rawValue, span: span, model: model, id: id, names: names, fields: fields)
   }
 
   /// What the index of a whole content whose lines are known is encoded from (the file's
@@ -236,7 +242,8 @@ struct WholeIndexInput: Sendable {
     return builder.encoded(
       storeID: storeID, prefix: prefix, nextRow: content.nextRow.rawValue,
       liveChanges: Int64(content.liveChangeCount), settingsLine: settingsLine,
-      bindingLine: content.bindingLine, digest: digest)
+      bindingLine: content.bindingLine, digest: digest,
+      declaration: LocalIndex.declaration(of: content.schemas))
   }
 }
 
