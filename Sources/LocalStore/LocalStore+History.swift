@@ -1,4 +1,5 @@
 public import JSONLines
+import StashBase
 public import StashFiles
 public import StashModel
 
@@ -10,6 +11,22 @@ public struct LocalHistoryEntry: Sendable {
   public let record: Record?
   /// The tombstone written, for a deletion (or adopted from the mirror).
   public let tombstone: Tombstone?
+}
+
+/// What the local store's log holds of one record: every committed version of its row and
+/// every tombstone (``LocalStore/history(of:fileSystem:)``), and its conflicts as the log
+/// leaves them (resolved ones too, which a focused open does not load).
+public struct LocalRecordLog: Sendable {
+  /// The versions, oldest first.
+  public var entries: [LocalHistoryEntry] = []
+  /// The record's conflicts, each in its last state, by id.
+  public var conflicts: [SyncConflict] = []
+  /// How many operations were decoded into changes (those of other records are skipped
+  /// before decoding): what a test counts.
+  public var decoded = 0
+
+  /// Nothing of the record.
+  public init() {}
 }
 
 extension LocalStore {
@@ -25,33 +42,74 @@ extension LocalStore {
   public func history(
     of key: RecordKey, fileSystem: any FileSystem = POSIXFileSystem()
   ) throws(LogError) -> [LocalHistoryEntry] {
+    try log(of: key, fileSystem: fileSystem).entries
+  }
+
+  /// What the store file's log holds of `key` (``LocalRecordLog``), read without changing
+  /// the file. Only the operations that name the record (or remove one of its rows) are
+  /// decoded; the others are passed over by their model and id.
+  ///
+  /// - Throws: ``LogError`` when the file cannot be read.
+  public func log(
+    of key: RecordKey, fileSystem: any FileSystem = POSIXFileSystem()
+  ) throws(LogError) -> LocalRecordLog {
     let proof = try lock.acquire()
     defer { lock.release(proof) }
-    var entries = [LocalHistoryEntry]()
-    var rows = Set<RowID>()
+    var found = LocalRecordLog()
+    var conflicts = [ConflictID: SyncConflict]()
+    var rows = Set<Int64>()
     let schemas = self.schemas
+    let model = JSONValue.string(key.model)
+    let id = JSONValue.string(key.id.rawValue)
     _ = try Log.open(
       at: path, format: LocalContent.format, supportedVersion: LocalContent.version,
       recoverTail: false, fileSystem: fileSystem
     ) { (transaction) throws(LogError) in
       for operation in transaction.operations {
+        guard Self.mayConcern(operation.object, model: model, id: id, rows: rows) else {
+          continue
+        }
+        found.decoded += 1
         guard let change = try? LocalChange(json: operation.object, schemas: schemas) else {
           continue
         }
         switch change {
         case .putRow(let row, let record, _) where record.key == key:
-          rows.insert(row)
-          entries.append(.init(sequence: transaction.sequence, record: record, tombstone: nil))
-        case .removeRow(let row) where rows.contains(row):
-          rows.remove(row)
-          entries.append(.init(sequence: transaction.sequence, record: nil, tombstone: nil))
+          rows.insert(row.rawValue)
+          found.entries.append(
+            .init(sequence: transaction.sequence, record: record, tombstone: nil))
+        case .removeRow(let row) where rows.contains(row.rawValue):
+          rows.remove(row.rawValue)
+          found.entries.append(.init(sequence: transaction.sequence, record: nil, tombstone: nil))
         case .putTombstone(let tombstone) where tombstone.key == key:
-          entries.append(.init(sequence: transaction.sequence, record: nil, tombstone: tombstone))
+          found.entries.append(
+            .init(sequence: transaction.sequence, record: nil, tombstone: tombstone))
+        case .putConflict(let conflict) where conflict.key == key:
+          conflicts[conflict.id] = conflict
         default:
           continue
         }
       }
     }
-    return entries
+    found.conflicts = conflicts.values.sorted { $0.id < $1.id }
+    return found
+  }
+
+  /// Whether an operation may be about the record of `model` and `id`: a row put or a
+  /// tombstone naming it, a removal of one of its `rows`, a conflict on it.
+  private static func mayConcern(
+    _ object: JSONObject, model: JSONValue, id: JSONValue, rows: Set<Int64>
+  ) -> Bool {
+    guard object.count == 1, let (name, value) = object.first(where: { _ in true }),
+      case .object(let body) = value
+    else { return false }
+    switch name {
+    case "put", "tombstone": return body["model"] == model && body["id"] == id
+    case "remove":
+      guard case .integer(let row)? = body["row"] else { return false }
+      return rows.contains(row)
+    case "conflict": return body["model"] == model && body["recordID"] == id
+    default: return false
+    }
   }
 }

@@ -275,7 +275,16 @@ public final class SyncFolder: Sendable {
     local.content.isComplete ? nil : options.syncKeys
   }
 
-  private func openMirror() -> MirrorStatus {
+  /// Opens the mirror holding only what it has of `keys` (through its index; the whole
+  /// mirror when the index cannot be used), for a one-record command that reads it
+  /// (`stash history`); nothing happens when the mirror is already open.
+  package func openMirror(focusedOn keys: Set<RecordKey>) {
+    mirrorStatus.withLock { status in
+      if status == nil { status = openMirror(focus: keys) }
+    }
+  }
+
+  private func openMirror(focus: Set<RecordKey>? = nil) -> MirrorStatus {
     guard let local, entitlementAtOpen.opensMirror else { return .notEntitled(entitlementAtOpen) }
     // As for the local store: only a mirror that is created takes an identifier and a time.
     let exists =
@@ -286,7 +295,7 @@ public final class SyncFolder: Sendable {
         create: exists
           ? nil : (local.deviceID, options.clock(), StoreID(options.newIdentifier().rawValue)!),
         access: options.access.store, compaction: options.compaction,
-        focus: mirrorFocus(local), indexPolicy: options.mirrorIndex,
+        focus: focus ?? mirrorFocus(local), indexPolicy: options.mirrorIndex,
         fileSystem: options.fileSystem)
       StoreNotice.watch(store.file, openedWith: store.droppedTail, tell: options.notices)
       return .available(store)
