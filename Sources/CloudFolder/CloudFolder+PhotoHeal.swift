@@ -91,21 +91,15 @@ extension CloudFolder {
   ///   - content: The mirror: every version it holds, from every device, counts (a device
   ///     set up later reads them all).
   ///   - deviceBlobs: This device's photos.
+  ///   - summary: For a focused mirror, its index's summary: the photos of the versions it
+  ///     did not load (``MirrorStore/indexedSummary()``).
   ///   - knownIntact: Whether the shared copy of a photo is known to be intact.
   /// - Returns: The lacking photos, by digest.
   public func lackingPhotos(
-    in content: MirrorContent, deviceBlobs: BlobStore,
+    in content: MirrorContent, deviceBlobs: BlobStore, summary: MirrorSummary? = nil,
     knownIntact: (BlobRef) -> Bool = { _ in false }
   ) -> [LackingPhoto] {
-    var refs = [SHA256Digest: BlobRef]()
-    for versions in content.versions.values {
-      for version in versions.values {
-        guard let record = version.snapshot.record else { continue }
-        for case .blob(let blob) in record.values where refs[blob.digest] == nil {
-          refs[blob.digest] = blob
-        }
-      }
-    }
+    let refs = content.photos(summary: summary)
     var lacking = [LackingPhoto]()
     for digest in refs.keys.sorted() {
       let ref = refs[digest]!
@@ -136,7 +130,7 @@ extension CloudFolder {
     String(files.photoPath(photo).dropFirst("blobs/".count))
   }
 
-  /// Publishes `lacking` photos again (see ``lackingPhotos(in:deviceBlobs:knownIntact:)``).
+  /// Publishes `lacking` photos again (see ``lackingPhotos(in:deviceBlobs:summary:knownIntact:)``).
   ///
   /// - Returns: The photos published.
   /// - Throws: ``CloudError`` when a file cannot be read or written; the photos published

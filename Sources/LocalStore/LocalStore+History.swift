@@ -1,4 +1,5 @@
 public import JSONLines
+import StashBase
 public import StashFiles
 public import StashModel
 
@@ -10,6 +11,22 @@ public struct LocalHistoryEntry: Sendable {
   public let record: Record?
   /// The tombstone written, for a deletion (or adopted from the mirror).
   public let tombstone: Tombstone?
+}
+
+/// What the local store's log holds of one record: every committed version of its row and
+/// every tombstone (``LocalStore/history(of:fileSystem:)``), and its conflicts as the log
+/// leaves them (resolved ones too, which a focused open does not load).
+public struct LocalRecordLog: Sendable {
+  /// The versions, oldest first.
+  public var entries: [LocalHistoryEntry] = []
+  /// The record's conflicts, each in its last state, by id.
+  public var conflicts: [SyncConflict] = []
+  /// How many operations were decoded into changes (those of other records are skipped
+  /// before decoding): what a test counts.
+  public var decoded = 0
+
+  /// Nothing of the record.
+  public init() {}
 }
 
 extension LocalStore {
@@ -25,33 +42,103 @@ extension LocalStore {
   public func history(
     of key: RecordKey, fileSystem: any FileSystem = POSIXFileSystem()
   ) throws(LogError) -> [LocalHistoryEntry] {
+    try log(of: key, fileSystem: fileSystem).entries
+  }
+
+  /// What the store file's log holds of `key` (``LocalRecordLog``), read without changing
+  /// the file: the committed part as this store read it is searched for the lines that hold
+  /// the record's id (or remove a row), and only those are read, checked and decoded, so the
+  /// cost is a pass over the bytes, not a decoding of every line.
+  ///
+  /// - Throws: ``LogError`` when the file cannot be read, or a line found is damaged.
+  public func log(
+    of key: RecordKey, fileSystem: any FileSystem = POSIXFileSystem()
+  ) throws(LogError) -> LocalRecordLog {
     let proof = try lock.acquire()
     defer { lock.release(proof) }
-    var entries = [LocalHistoryEntry]()
-    var rows = Set<RowID>()
     let schemas = self.schemas
-    _ = try Log.open(
-      at: path, format: LocalContent.format, supportedVersion: LocalContent.version,
-      recoverTail: false, fileSystem: fileSystem
-    ) { (transaction) throws(LogError) in
-      for operation in transaction.operations {
-        guard let change = try? LocalChange(json: operation.object, schemas: schemas) else {
-          continue
-        }
-        switch change {
-        case .putRow(let row, let record, _) where record.key == key:
-          rows.insert(row)
-          entries.append(.init(sequence: transaction.sequence, record: record, tombstone: nil))
-        case .removeRow(let row) where rows.contains(row):
-          rows.remove(row)
-          entries.append(.init(sequence: transaction.sequence, record: nil, tombstone: nil))
-        case .putTombstone(let tombstone) where tombstone.key == key:
-          entries.append(.init(sequence: transaction.sequence, record: nil, tombstone: tombstone))
-        default:
-          continue
-        }
+    let searched = file.withLog { log, _ -> Result<LocalRecordLog, LogError> in
+      do throws(LogError) {
+        return .success(try Self.search(log, for: key, schemas: schemas))
+      } catch {
+        return .failure(error)
       }
     }
-    return entries
+    guard let searched else { return LocalRecordLog() }  // no file: nothing was written
+    return try searched.get()
+  }
+
+  /// ``log(of:fileSystem:)`` over an open log.
+  private static func search(
+    _ log: Log, for key: RecordKey, schemas: SchemaRegistry
+  ) throws(LogError) -> LocalRecordLog {
+    var found = LocalRecordLog()
+    var conflicts = [ConflictID: SyncConflict]()
+    var rows = Set<Int64>()
+    let model = JSONValue.string(key.model)
+    let id = JSONValue.string(key.id.rawValue)
+    var candidates = [(span: LineSpan, sequence: Int64)]()
+    try log.lines(holdingAnyOf: [Array(key.id.rawValue.utf8), Array(#""remove""#.utf8)]) {
+      span, text in
+      candidates.append((span, transaction(of: text)))
+    }
+    for (span, sequence) in candidates {
+      guard let object = log.operation(at: span) else {
+        throw .damaged(
+          path: log.path, line: span.line, reason: "it fails its checksum or is not an operation")
+      }
+      guard mayConcern(object, model: model, id: id, rows: rows) else { continue }
+      found.decoded += 1
+      guard let change = try? LocalChange(json: object, schemas: schemas) else { continue }
+      switch change {
+      case .putRow(let row, let record, _) where record.key == key:
+        rows.insert(row.rawValue)
+        found.entries.append(.init(sequence: sequence, record: record, tombstone: nil))
+      case .removeRow(let row) where rows.contains(row.rawValue):
+        rows.remove(row.rawValue)
+        found.entries.append(.init(sequence: sequence, record: nil, tombstone: nil))
+      case .putTombstone(let tombstone) where tombstone.key == key:
+        found.entries.append(.init(sequence: sequence, record: nil, tombstone: tombstone))
+      case .putConflict(let conflict) where conflict.key == key:
+        conflicts[conflict.id] = conflict
+      default:
+        continue
+      }
+    }
+    found.conflicts = conflicts.values.sorted { $0.id < $1.id }
+    return found
+  }
+
+  /// The transaction number of an operation line (`{"crc":"…","tx":7,"op":…}`); 0 when the
+  /// line does not start that way.
+  private static func transaction(of line: UnsafeRawBufferPointer) -> Int64 {
+    let start = 18 + 5  // the checksum's prefix, then `"tx":`
+    guard line.count > start, line[18] == UInt8(ascii: "\""), line[19] == UInt8(ascii: "t")
+    else { return 0 }
+    var value: Int64 = 0
+    var index = start
+    while index < line.count, line[index] >= 0x30, line[index] <= 0x39, value < 1 << 58 {
+      value = value * 10 + Int64(line[index] - 0x30)
+      index += 1
+    }
+    return value
+  }
+
+  /// Whether an operation may be about the record of `model` and `id`: a row put or a
+  /// tombstone naming it, a removal of one of its `rows`, a conflict on it.
+  private static func mayConcern(
+    _ object: JSONObject, model: JSONValue, id: JSONValue, rows: Set<Int64>
+  ) -> Bool {
+    guard object.count == 1, let (name, value) = object.first(where: { _ in true }),
+      case .object(let body) = value
+    else { return false }
+    switch name {
+    case "put", "tombstone": return body["model"] == model && body["id"] == id
+    case "remove":
+      guard case .integer(let row)? = body["row"] else { return false }
+      return rows.contains(row)
+    case "conflict": return body["model"] == model && body["recordID"] == id
+    default: return false
+    }
   }
 }

@@ -97,6 +97,9 @@ public struct MirrorContent: Sendable {
   public internal(set) var isComplete = true
   /// The records a focused content holds every version of; `nil` when it is complete.
   public internal(set) var focusedKeys: Set<RecordKey>?
+  /// For a focused content: the head checksum of the index it was read through, so that
+  /// the same index's summary can be read when asked (``MirrorStore/indexedSummary()``).
+  var indexHeadChecksum: UInt32?
   /// Where each `addVersion` line is, in file order, while ``linesAreKnown``.
   var versionLines: [(key: RecordKey, span: LineSpan)] = []
   /// Whether ``versionLines`` lists every version line (not after a compaction rewrote the

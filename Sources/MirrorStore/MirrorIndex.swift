@@ -23,14 +23,15 @@ import StashModel
 /// Layout (Fixtures/README.md section 8 has it byte by byte): the kind's head holds the
 /// version count, the number of records, and the byte lengths of the body's parts; the body: one entry per record (model, id, its version
 /// lines in file order), a table of the entries' offsets (sorted by model and id, bytewise),
-/// the state changes (each a length and an operation object, as the store writes it), and
-/// the pending versions (model, id, version id).
+/// the state changes (each a length and an operation object, as the store writes it), the
+/// pending versions (model, id, version id), and the summary (``MirrorSummary``: the records
+/// with concurrent versions and the photos the versions refer to).
 struct MirrorIndex: Sendable {
   /// The file name's suffix after the store's.
   static let suffix = ".index"
-  /// The kind: format 2, in the one derived-file container (format 1, with its store id and
-  /// prefix in its own head, is ignored).
-  static let kind = DerivedFile(tag: "stash.mirror.index", version: 2)
+  /// The kind: format 3, in the one derived-file container (format 2, without the summary,
+  /// and format 1, with its store id and prefix in its own head, are ignored and rebuilt).
+  static let kind = DerivedFile(tag: "stash.mirror.index", version: 3)
   /// The bytes of one slot of the record table.
   static let slot = 4
 
@@ -50,11 +51,14 @@ struct MirrorIndex: Sendable {
   var pendingCount: Int
   /// The byte length of the pending versions.
   var pendingLength: Int
+  /// The byte length of the summary.
+  var summaryLength: Int
 
   var tableStart: Int { entriesLength }
   var stateStart: Int { entriesLength + keyCount * Self.slot }
   var pendingStart: Int { stateStart + stateLength }
-  var bodyLength: Int { pendingStart + pendingLength }
+  var summaryStart: Int { pendingStart + pendingLength }
+  var bodyLength: Int { summaryStart + summaryLength }
 
   /// The kind's head.
   func encodedHead() -> [UInt8] {
@@ -65,6 +69,7 @@ struct MirrorIndex: Sendable {
     head.integer(UInt64(stateLength))
     head.integer(UInt64(pendingCount))
     head.integer(UInt64(pendingLength))
+    head.integer(UInt64(summaryLength))
     return head.output
   }
 
@@ -77,16 +82,17 @@ struct MirrorIndex: Sendable {
       guard let count: Int64 = reader.integer(), let keys: UInt64 = reader.integer(),
         let entries: UInt64 = reader.integer(), let state: UInt64 = reader.integer(),
         let pendingCount: UInt64 = reader.integer(), let pending: UInt64 = reader.integer(),
-        reader.isAtEnd, count >= 0, count <= Int64(Int32.max)
+        let summary: UInt64 = reader.integer(), reader.isAtEnd, count >= 0,
+        count <= Int64(Int32.max)
       else { return nil }
       let limit = UInt64(bodyLength)
       guard keys <= limit, entries <= limit, state <= limit, pending <= limit,
-        pendingCount <= limit
+        pendingCount <= limit, summary <= limit
       else { return nil }
       return MirrorIndex(
         storeID: storeID, prefix: prefix, versionCount: Int(count), keyCount: Int(keys),
         entriesLength: Int(entries), stateLength: Int(state), pendingCount: Int(pendingCount),
-        pendingLength: Int(pending))
+        pendingLength: Int(pending), summaryLength: Int(summary))
     }
     guard let parsed, parsed.bodyLength == bodyLength else { return nil }
     self = parsed
@@ -94,7 +100,7 @@ struct MirrorIndex: Sendable {
 
   init(
     storeID: String, prefix: LogPrefix, versionCount: Int, keyCount: Int, entriesLength: Int,
-    stateLength: Int, pendingCount: Int, pendingLength: Int
+    stateLength: Int, pendingCount: Int, pendingLength: Int, summaryLength: Int
   ) {
     self.storeID = storeID
     self.prefix = prefix
@@ -104,6 +110,7 @@ struct MirrorIndex: Sendable {
     self.stateLength = stateLength
     self.pendingCount = pendingCount
     self.pendingLength = pendingLength
+    self.summaryLength = summaryLength
   }
 
   /// Negative, zero or positive as `a` sorts before, equal to or after `b`: by model, then id,
@@ -222,6 +229,9 @@ struct MirrorIndex: Sendable {
       body.bytes(id, width: 1)
       body.output += ref.id.digest.bytes
     }
+    let summaryStart = body.output.count
+    guard let summary = MirrorSummary(of: content).encoded() else { return nil }
+    body.output += summary
     // Probes: lines spread through the versions, and the last operation line (a commit line
     // alone could be the same after an undo and another transaction).
     let step = max(1, content.versionLines.count / 14)
@@ -233,7 +243,8 @@ struct MirrorIndex: Sendable {
     let index = MirrorIndex(
       storeID: log.header.storeID.rawValue, prefix: prefix, versionCount: content.versionCount,
       keyCount: keyCount, entriesLength: entriesLength, stateLength: pendingStart - stateStart,
-      pendingCount: pending.count, pendingLength: body.output.count - pendingStart)
+      pendingCount: pending.count, pendingLength: summaryStart - pendingStart,
+      summaryLength: summary.count)
     return kind.encode(
       source: .store(id: index.storeID, prefix: prefix), head: index.encodedHead(),
       body: body.output)
@@ -252,6 +263,9 @@ final class MirrorIndexReader {
     else { throw .damaged }
     self.index = index
   }
+
+  /// The head's CRC-32: two readers with the same one read the same index.
+  var headChecksum: UInt32 { file.headChecksum }
 
   /// The model and id of the entry at `offset`, and where its lines start.
   private func entryKey(at offset: Int) -> (model: [UInt8], id: [UInt8], next: Int)? {
@@ -343,5 +357,14 @@ final class MirrorIndexReader {
       }
       return reader.isAtEnd ? refs : nil
     }
+  }
+
+  /// The summary of every version at the end of the prefix; `nil` when a block is damaged
+  /// or it is malformed.
+  func summary() -> MirrorSummary? {
+    guard let raw = file.bytes(at: index.summaryStart, count: index.summaryLength) else {
+      return nil
+    }
+    return raw.withUnsafeBytes { MirrorSummary(decoding: $0) }
   }
 }

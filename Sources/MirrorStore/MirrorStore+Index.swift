@@ -136,6 +136,7 @@ extension MirrorStore {
     content.restore(pending: pending, versionCount: reader.index.versionCount)
     content.isComplete = false
     content.focusedKeys = keys
+    content.indexHeadChecksum = reader.headChecksum
     return content
   }
 
@@ -147,6 +148,18 @@ extension MirrorStore {
 
   /// The index's kind of derived file (its tag and format version).
   public static let indexKind = MirrorIndex.kind
+
+  /// For a mirror opened focused through its index: what that index recorded of every
+  /// version at the end of its prefix (``MirrorSummary``), read from it now (it is not read
+  /// at open: a focused sync has no use for it); `nil` for a whole mirror, or when the index
+  /// was replaced since or fails a check.
+  public func indexedSummary() -> MirrorSummary? {
+    guard let checksum = content.indexHeadChecksum,
+      let reader = try? MirrorIndexReader(path: indexPath, fileSystem: file.fileSystemForRepairs),
+      reader.headChecksum == checksum
+    else { return nil }
+    return reader.summary()
+  }
 
   /// ``maintainIndex()`` after a save, at most ``IndexPolicy/writesPerOpenStore`` times.
   func maintainIndexAfterSave() {

@@ -70,7 +70,12 @@ extension DeviceFolder {
     let key = try historyKey(text, model: model)
     let graph = mirror.store?.content.versions[key] ?? [:]
     var events = [HistoryEvent]()
-    let conflicts = (content.map { Array($0.conflicts.values) } ?? []).filter { $0.key == key }
+    let log = try localLog(of: key)
+    // A focused store holds open conflicts only: the log has the resolved ones too.
+    let conflicts =
+      content?.isComplete == false
+      ? log.conflicts
+      : (content.map { Array($0.conflicts.values) } ?? []).filter { $0.key == key }
     // What this device's conflicts settled: each result, and the sides each one replaced.
     var resolved = Set<SnapshotHash>()
     var merged = Set<SnapshotHash>()
@@ -118,7 +123,7 @@ extension DeviceFolder {
     }
     var previous = ordered.last?.snapshot.record
     var last: SnapshotHash?
-    for entry in try localHistory(of: key) {
+    for entry in log.entries {
       let hash = entry.record?.snapshotHash ?? entry.tombstone?.hash
       // A save that rewrote the same version (a compaction, a copy to the mirror) is no change.
       defer { if let hash { last = hash } }
@@ -187,6 +192,16 @@ extension DeviceFolder {
     guard let local, local.file.fileExists else { return [] }
     do {
       return try local.history(of: key, fileSystem: fileSystem)
+    } catch {
+      throw StashError(error)
+    }
+  }
+
+  /// What the local store's log holds of `key` (empty without a store file).
+  func localLog(of key: RecordKey) throws(StashError) -> LocalRecordLog {
+    guard let local, local.file.fileExists else { return LocalRecordLog() }
+    do {
+      return try local.log(of: key, fileSystem: fileSystem)
     } catch {
       throw StashError(error)
     }

@@ -2,6 +2,7 @@ import CloudFolder
 import LocalStore
 import MirrorStore
 public import StashModel
+import Synchronization
 
 /// Another device of the shared folder, as `sync status` lists it.
 public struct PeerStatus: Hashable, Sendable {
@@ -55,7 +56,8 @@ extension DeviceFolder {
         device: device, name: peer?.name, wroteAt: peer?.wroteAt,
         segments: settings.cloudFolder == nil ? nil : segments[device] ?? 0)
     }.sorted { ($0.name ?? "\u{10FFFF}", $0.device) < ($1.name ?? "\u{10FFFF}", $1.device) }
-    overview.concurrentInFolder = content.keys.filter { content.side(for: $0).isConcurrent }.count
+    overview.concurrentInFolder = content.concurrentRecordCount(
+      summary: folder.mirrorSummary.withLock { $0 })
     return overview
   }
 

@@ -15,10 +15,12 @@ import StashModel
 /// recorded there is intact without being read again; any write to it changes its change time.
 extension SyncFolder {
   /// The photos this device holds that the shared folder lacks; writes nothing.
-  func lackingPhotos(mirror: MirrorStore, cloud: CloudFolder) -> [LackingPhoto] {
+  func lackingPhotos(
+    mirror: MirrorStore, cloud: CloudFolder, summary: MirrorSummary? = nil
+  ) -> [LackingPhoto] {
     let sealed = SyncSeal.sealedPhotos(home: home, cloud: cloud.root, fileSystem: fileSystem)
     let fileSystem = self.fileSystem
-    return cloud.lackingPhotos(in: mirror.content, deviceBlobs: blobs) { ref in
+    return cloud.lackingPhotos(in: mirror.content, deviceBlobs: blobs, summary: summary) { ref in
       let name = cloud.sharedPhotoName(ref)
       guard let line = sealed[name] else { return false }
       return SyncSeal.photoEntry(cloud: cloud.root, name: name, fileSystem: fileSystem) == line

@@ -5,6 +5,7 @@ import MirrorStore
 import StashCrypto
 import StashFiles
 public import StashModel
+import Synchronization
 
 /// Where sync stands on this device.
 public struct SyncStatus: Sendable {
@@ -161,8 +162,9 @@ extension SyncFolder {
           status.exportStopped = survey.ownFolder.map(ExportStop.init)
           status.otherZones = survey.otherZones.map { OtherZone($0, thisZone: content.zone) }
           status.zoneFileMissing = survey.zoneFileMissing
-          status.photosToPublish = lackingPhotos(mirror: store, cloud: cloud).map(
-            PhotoToPublish.init)
+          status.photosToPublish = lackingPhotos(
+            mirror: store, cloud: cloud, summary: mirrorSummary.withLock { $0 }
+          ).map(PhotoToPublish.init)
         } catch {
           status.folderProblem = error.description
         }

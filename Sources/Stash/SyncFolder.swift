@@ -1,3 +1,4 @@
+import CloudFolder
 import Foundation
 public import JSONLines
 package import LocalStore
@@ -56,6 +57,9 @@ public final class SyncFolder: Sendable {
   let options: Options
   /// The mirror once opened (or found unavailable).
   private let mirrorStatus: Mutex<MirrorStatus?>
+  /// The index summary of a mirror opened focused for `sync status`
+  /// (``openMirrorForStatus()``): what it did not load of every version.
+  let mirrorSummary = Mutex<MirrorSummary?>(nil)
   /// The device identity this process hands out for a copied folder's first writes, before
   /// the stores are rewritten with it (``writingDevice()``).
   let prospectiveIdentity = Mutex<DeviceID?>(nil)
@@ -275,7 +279,47 @@ public final class SyncFolder: Sendable {
     local.content.isComplete ? nil : options.syncKeys
   }
 
-  private func openMirror() -> MirrorStatus {
+  /// Opens the mirror holding only what it has of `keys` (through its index; the whole
+  /// mirror when the index cannot be used), for a one-record command that reads it
+  /// (`stash history`); nothing happens when the mirror is already open.
+  package func openMirror(focusedOn keys: Set<RecordKey>) {
+    mirrorStatus.withLock { status in
+      if status == nil { status = openMirror(focus: keys) }
+    }
+  }
+
+  /// Opens the mirror for `sync status`, for a process that only reads: through its index
+  /// holding no record's versions (its state by value, and the index's summary of every
+  /// version), when the shared folder holds nothing the mirror has not seen (what the
+  /// status surveys then comes from the mirror's state alone); else, or when the index
+  /// cannot be used, whole. Nothing happens when the mirror is already open.
+  package func openMirrorForStatus() {
+    mirrorStatus.withLock { status in
+      guard status == nil else { return }
+      let focused = openMirror(focus: [])
+      guard case .available(let store) = focused, !store.content.isComplete else {
+        status = focused
+        return
+      }
+      if let summary = store.indexedSummary(), holdsNothingUnseen(store) {
+        mirrorSummary.withLock { $0 = summary }
+        status = focused
+      } else {
+        status = openMirror()
+      }
+    }
+  }
+
+  /// Whether the shared folder holds nothing `store` has not read or exported (also when
+  /// there is none, or it cannot be used: status then surveys nothing).
+  private func holdsNothingUnseen(_ store: MirrorStore) -> Bool {
+    guard let folder = settings.cloudFolder, let cloud = try? cloudFolder(folder) else {
+      return true
+    }
+    return cloud.holdsNothingUnseen(by: store.content)
+  }
+
+  private func openMirror(focus: Set<RecordKey>? = nil) -> MirrorStatus {
     guard let local, entitlementAtOpen.opensMirror else { return .notEntitled(entitlementAtOpen) }
     // As for the local store: only a mirror that is created takes an identifier and a time.
     let exists =
@@ -286,7 +330,7 @@ public final class SyncFolder: Sendable {
         create: exists
           ? nil : (local.deviceID, options.clock(), StoreID(options.newIdentifier().rawValue)!),
         access: options.access.store, compaction: options.compaction,
-        focus: mirrorFocus(local), indexPolicy: options.mirrorIndex,
+        focus: focus ?? mirrorFocus(local), indexPolicy: options.mirrorIndex,
         fileSystem: options.fileSystem)
       StoreNotice.watch(store.file, openedWith: store.droppedTail, tell: options.notices)
       return .available(store)

@@ -9,8 +9,11 @@ enum HistoryCommand: StashHandler {
   static let path = ["history"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let device = try session.openForReading()
-    let (key, events) = try device.history(of: arguments[CommandTable.historyItem])
+    // Opened as `show` opens it: the one record through the indexes (the whole folder only
+    // when they cannot answer).
+    let text = arguments[CommandTable.historyItem]
+    let focused = try session.openForReading(focus: [("item", text)])
+    let (device, key, events) = try focused.focusedHistory(of: text)
     if session.wantsJSON {
       session.output.json(HistoryView.json(key: key, events: events, device: device))
     } else {

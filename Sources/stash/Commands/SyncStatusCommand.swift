@@ -10,6 +10,8 @@ enum SyncStatusCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let device = try session.openForReading()
+    // The mirror through its index when the shared folder holds nothing new for it.
+    device.folder.openMirrorForStatus()
     let status = device.folder.syncStatus()
     let overview = device.syncOverview(leavingOut: status.otherZones)
     if session.wantsJSON {
