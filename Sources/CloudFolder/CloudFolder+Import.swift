@@ -130,6 +130,23 @@ extension CloudFolder {
     return plan.report
   }
 
+  /// The records a mirror opened for a few records (or an import limited to `records`) lacks
+  /// for an import now: what ``importNew(into:deviceBlobs:at:within:post:progress:)`` would
+  /// hold back for (``ImportReport/recordsToLoad``; empty: only the whole mirror will do), or
+  /// `nil` when it would run. Reads the new segments and writes, copies and reports nothing
+  /// (no event, no clock): a sync asks before it runs, so that a sync opened for too few
+  /// records does nothing at all before it opens the stores again for more.
+  public func recordsToLoad(
+    into mirror: MirrorStore, deviceBlobs: BlobStore, within records: Set<RecordKey>?
+  ) -> Set<RecordKey>? {
+    let content = mirror.content
+    guard !content.isComplete || records != nil else { return nil }
+    guard let binding = try? lookingBinding(of: content) else { return [] }
+    var photos = PhotoCheck(files: files, deviceBlobs: deviceBlobs, copying: false)
+    guard let plan = try? planImport(content, binding: binding, photos: &photos) else { return [] }
+    return Self.heldBack(plan, content: content, within: records)?.recordsToLoad
+  }
+
   /// The report of an import that must write nothing: `plan` merges versions of records the
   /// mirror does not hold (opened for a few records: ``MirrorContent/focusedKeys``; it cannot
   /// tell what is new about the others) or that are not among `records` (what the caller can

@@ -1,3 +1,4 @@
+import CloudFolder
 import JSONLines
 import LocalStore
 import MirrorStore
@@ -112,6 +113,14 @@ extension SyncFolder {
     else { return nil }
     let (mirror, cloud) = try syncParts()
     guard content.checkpointMirror == mirror.storeID else { return nil }  // a pass would rebind
+    // Stores opened for too few records do nothing before they are opened for more (not even
+    // read the clock).
+    if let lacking = cloud.recordsToLoad(
+      into: mirror, deviceBlobs: blobs, within: content.isComplete ? nil : options.syncKeys)
+    {
+      needing = lacking
+      return nil
+    }
     let (coordinator, passes) = try syncRunners(mirror, session: session, keys: changes.keys)
     let report = try run(
       mirror: mirror, cloud: cloud, coordinator: coordinator, passes: passes, progress: progress,
