@@ -110,10 +110,17 @@ extension SyncFolder {
         }
         guard !needing.isEmpty, !needing.isSubset(of: keys) else { break }
         keys.formUnion(needing)
+        // Each record opened from the indexes costs a few random reads: for this many, reading
+        // both stores whole is as cheap (a bound chosen, not a measured crossover).
+        guard keys.count <= Self.mostRecordsFocused else { break }
       }
     }
     return try openWhole().sync(seal: nil, progress: progress)
   }
+
+  /// The most records a sync of sealed changes opens the stores for; past it the full sync
+  /// runs.
+  static let mostRecordsFocused = 10_000
 
   /// The sync under the folder's lock, from the sync state `seal` read at its start (`nil`:
   /// none, or one that no longer holds): nothing, a pass over the sealed changes, or the full
@@ -328,39 +335,6 @@ extension SyncFolder {
       throw StashError(error)
     }
   }
-}
-
-/// Carries pass reports out of the coordinator's closure.
-final class PassReports: Sendable {
-  private let reports = Mutex<[PassReport]>([])
-  /// The records a full pass covers in a sync of sealed changes (every other record is
-  /// settled: see ``SealedChanges``); `nil`: every record.
-  private let keys: Mutex<Set<RecordKey>?>
-
-  init(keys: Set<RecordKey>? = nil) { self.keys = Mutex(keys) }
-
-  /// Restricts the full passes of the next run to `keys` (`nil`: every record).
-  func restrict(to keys: Set<RecordKey>?) { self.keys.withLock { $0 = keys } }
-
-  /// Adds `more` to the records a restricted pass covers (those an import merged versions of:
-  /// a record the import changed is not settled any more).
-  func widen(by more: Set<RecordKey>) { keys.withLock { $0?.formUnion(more) } }
-
-  func add(_ report: PassReport) { reports.withLock { $0.append(report) } }
-
-  func clear() { reports.withLock { $0 = [] } }
-
-  /// Runs the pass `request` asks for and keeps its report.
-  func run(
-    _ request: SyncCoordinator.PassRequest, with reconciler: Reconciler
-  ) throws(ReconcileError) {
-    switch request {
-    case .full: add(try reconciler.reconcile(keys: keys.withLock { $0 }))
-    case .keys(let requested): add(try reconciler.reconcile(keys: requested))
-    }
-  }
-
-  var last: PassReport? { reports.withLock { $0.last } }
 }
 
 extension SyncFolder {
