@@ -29,9 +29,9 @@ public struct ImportReport: Hashable, Sendable {
   /// again next time, and only the records that need it are held back.
   public var waiting: [Rejection] = []
   /// The import wrote nothing (nor copied a photo) because the mirror was opened for a few
-  /// records and what the folder holds reaches past them (see
-  /// ``CloudFolder/importNew(into:deviceBlobs:at:post:progress:)``): ``recordsToLoad`` says
-  /// which records a mirror must hold for the import to go on.
+  /// records, or the caller limited it to some, and what the folder holds reaches past them
+  /// (see ``CloudFolder/importNew(into:deviceBlobs:at:within:post:progress:)``):
+  /// ``recordsToLoad`` says which records the stores must hold for the import to go on.
   public var heldBack = false
   /// When held back: the records a mirror must hold every version of for this import to run;
   /// empty when only the whole mirror can take it (another zone's segments to sort).
