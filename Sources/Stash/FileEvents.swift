@@ -27,13 +27,39 @@
 
     /// Waits up to `milliseconds` for an event, then reads every pending one.
     ///
-    /// - Returns: Whether an event came.
+    /// Events on the folder's `lock` alone are not news: every `stash` command, a `show` too,
+    /// opens it for writing, and counting them kept a watch settling while another process
+    /// read the folder.
+    ///
+    /// - Returns: Whether an event other than the lock's came.
     func wait(milliseconds: Int32) -> Bool {
       var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
       guard poll(&request, 1, milliseconds) > 0 else { return false }
+      var news = false
       var buffer = [UInt8](repeating: 0, count: 4096)
-      while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
-      return true
+      while true {
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { break }
+        news = news || Self.holdsNews(buffer[..<count])
+      }
+      return news
+    }
+
+    /// Whether `events` (whole `inotify_event` records: a 16-byte head whose last field is the
+    /// name's padded length, then the name) name anything but the lock file.
+    static func holdsNews(_ events: ArraySlice<UInt8>) -> Bool {
+      var offset = events.startIndex
+      while offset + 16 <= events.endIndex {
+        let length = events[(offset + 12)..<(offset + 16)].reversed().reduce(0) {
+          $0 << 8 | Int($1)
+        }
+        let start = offset + 16
+        let end = min(start + length, events.endIndex)
+        let name = events[start..<end].prefix { $0 != 0 }
+        if !name.elementsEqual("lock".utf8) { return true }
+        offset = start + length
+      }
+      return false
     }
   }
 #endif
