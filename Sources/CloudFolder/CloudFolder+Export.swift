@@ -31,6 +31,11 @@ public struct ExportReport: Hashable, Sendable {
 extension CloudFolder {
   /// Writes the mirror's pending versions as new segments of this device.
   ///
+  /// What one export writes arrives on other devices whole: when it takes several segments,
+  /// they are parts of one unit (``Segment/Unit``) that readers merge only once every part
+  /// is there, and an export interrupted between parts is finished by the next one, whose
+  /// segments continue the same unit.
+  ///
   /// First this device's own folder is checked: a segment there that it did not write (a copy
   /// of this device folder running elsewhere) or one it wrote that is gone stops the export
   /// (``ExportReport/stopped``). Then photos go to `blobs/`, and each segment is published
@@ -85,7 +90,12 @@ extension CloudFolder {
     }
     let device = content.deviceID
     var sequence = nextSequence(after: survey, device: device, content: content)
-    for (versions, lines) in Self.chunks(of: pending) {
+    let chunks = Self.chunks(of: pending)
+    // An export of several segments is one unit (``Segment/Unit``), and so is one that goes
+    // on with the unit an interrupted export left unfinished.
+    var unit = survey.unfinishedUnit
+    let inUnit = unit != nil || chunks.count > 1
+    for (index, (versions, lines)) in chunks.enumerated() {
       guard sequence <= CloudLimits.sequence else {
         throw .io(
           FileSystemError(
@@ -93,9 +103,13 @@ extension CloudFolder {
             reason: "no segment number is left"))
       }
       let export = RecordID.make().rawValue
+      if inUnit {
+        unit = Segment.Unit(
+          id: unit?.id ?? export, part: (unit?.part ?? 0) + 1, isLast: index == chunks.count - 1)
+      }
       let segment = Segment(
         zone: zone, device: device, sequence: sequence, versions: versions, export: export,
-        writer: Segment.Writer(name: deviceName, written: time))
+        writer: Segment.Writer(name: deviceName, written: time), unit: unit)
       sequence += 1
       try copyPhotos(of: segment, from: deviceBlobs, report: &report)
       if report.stopped != nil { return report }

@@ -223,6 +223,7 @@ extension CloudFolder {
       plan.report.missingKeys = lacking.map(\.hex).sorted()
       return plan
     }
+    var ours = [(path: String, segment: Segment)]()
     for (index, path) in unread.enumerated() {
       defer { progress(index + 1, unread.count) }
       guard
@@ -237,6 +238,12 @@ extension CloudFolder {
         otherZones.append((path, segment))
         continue
       }
+      ours.append((path, segment))
+    }
+    try holdBackPartialUnits(&ours, content: content, report: &plan.report)
+    // In order, each segment let go of once merged.
+    ours.reverse()
+    while let (path, segment) = ours.popLast() {
       var complete = true
       for (key, versions) in Self.validVersions(of: segment, path: path, report: &plan.report) {
         if photos.holdsBack(versions, of: key, in: path, report: &plan.report) {

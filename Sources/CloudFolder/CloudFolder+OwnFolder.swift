@@ -62,6 +62,10 @@ struct OwnFolderSurvey {
   var unfinished: [String] = []
   /// The highest sequence number in the folder's names (in range).
   var highestSequence: Int64 = 0
+  /// The last part this device published of an export it did not finish (interrupted after
+  /// some of its segments): the next export goes on with that unit, so the parts published
+  /// reach other devices, whole, with the rest.
+  var unfinishedUnit: Segment.Unit?
 }
 
 extension CloudFolder {
@@ -102,6 +106,7 @@ extension CloudFolder {
     }
     var presentExports = Set<String>()
     var presentNames = Set<String>()
+    var units = [(sequence: Int64, unit: Segment.Unit)]()
     for name in names where Self.isSegmentName(name) {
       let path = own + "/" + name
       if let sequence = Self.sequence(of: name) {
@@ -122,6 +127,7 @@ extension CloudFolder {
       if let header, header.device == device {
         if let export = header.export, content.exportIDs[export] != nil {
           presentExports.insert(export)
+          if let unit = header.unit { units.append((header.sequence, unit)) }
           continue
         }
         if header.export == nil, exported.contains(path) {
@@ -139,12 +145,22 @@ extension CloudFolder {
       if let export = exportOf[path] { return !presentExports.contains(export) }
       return !presentNames.contains(path)
     }
+    survey.unfinishedUnit = Self.unfinishedUnit(among: units)
     if !survey.foreign.isEmpty {
       survey.problem = .writtenElsewhere(device: device, segments: survey.foreign)
     } else if !gone.isEmpty {
       survey.problem = .missing(device: device, segments: gone)
     }
     return survey
+  }
+
+  /// The highest part of the latest unit whose last part is not among `units` (this device's
+  /// own published parts).
+  static func unfinishedUnit(among units: [(sequence: Int64, unit: Segment.Unit)]) -> Segment.Unit?
+  {
+    let finished = Set(units.lazy.filter(\.unit.isLast).map(\.unit.id))
+    return units.filter { !finished.contains($0.unit.id) }
+      .max { ($0.sequence, $0.unit.part) < ($1.sequence, $1.unit.part) }?.unit
   }
 
   /// Whether a file name is a finished segment: temporary and partial names (`.*`, `~*`,

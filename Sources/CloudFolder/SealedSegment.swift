@@ -17,13 +17,15 @@ import StashModel
 /// length are all authenticated: a segment moved to another device's folder, relabelled,
 /// or copied under another sequence number fails (the reader also checks the header against
 /// the file's place, and the sealed header against the outer one). `count` is 0: the number
-/// of versions is inside. A file with fewer than `L` bytes after its header line is still
+/// of versions is inside. A part of a larger export (``Segment/Unit``) carries its unit's
+/// members in both headers (the sealed one is then format 5), so that a device can tell its
+/// own unfinished export apart without opening it. A file with fewer than `L` bytes after its header line is still
 /// arriving; one with more is damaged. Fixtures/README.md, section 7, has it byte by byte.
 enum SealedSegment {
   /// The header line, newline included: the associated data of the sealed bytes.
   static func headerLine(
-    zone: String, device: DeviceID, sequence: Int64, export: String?, key: KeyID,
-    sealedByteCount: Int
+    zone: String, device: DeviceID, sequence: Int64, export: String?, unit: Segment.Unit?,
+    key: KeyID, sealedByteCount: Int
   ) -> [UInt8] {
     var header: JSONObject = [
       "format": .string("stash.segment"), "version": .integer(Segment.sealedFormatVersion),
@@ -31,6 +33,7 @@ enum SealedSegment {
       "sequence": .integer(sequence), "count": .integer(0),
     ]
     if let export { header.append("export", .string(export)) }
+    unit?.append(to: &header)
     header.append("key", .string(key.hex))
     header.append("sealed", .integer(Int64(sealedByteCount)))
     return JSONWriter.bytes(.object(["segment": .object(header)])) + [10]
@@ -44,7 +47,8 @@ enum SealedSegment {
   ) throws(CryptoError) -> [UInt8] {
     let header = headerLine(
       zone: segment.zone, device: segment.device, sequence: segment.sequence,
-      export: segment.export, key: key.id, sealedByteCount: plain.count + SealingKey.overhead)
+      export: segment.export, unit: segment.unit, key: key.id,
+      sealedByteCount: plain.count + SealingKey.overhead)
     return try header + key.sealingKey(for: .segments).seal(plain, associatedData: header)
   }
 
@@ -80,7 +84,8 @@ enum SealedSegment {
     switch Segment.read(plain, schemas: schemas) {
     case .complete(var segment):
       guard segment.zone == header.zone, segment.device == header.device,
-        segment.sequence == header.sequence, segment.export == header.export
+        segment.sequence == header.sequence, segment.export == header.export,
+        segment.unit == header.unit
       else { return .damaged("its sealed header does not match its outer header") }
       segment.sealedWith = keyID
       return .complete(segment)

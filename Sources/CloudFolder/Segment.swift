@@ -18,13 +18,25 @@ import StashModel
 /// and parents. Segments of format 1 (versions without ids, identified by their snapshot hash)
 /// and 2 (plain integer quantities) are still read.
 ///
+/// An export whose versions take more than one segment is one **unit** (``Unit``): each of its
+/// segments is written in format 5, which adds `"unit":U,"part":I` to the header (and
+/// `"last":true` to the last part), and a reader merges none of a unit's versions until every
+/// part has arrived, so that a transaction never reaches another device in halves. An export
+/// of one segment is written in format 3, as before, and is a unit by itself.
+///
 /// Reading classifies the bytes: complete, not complete yet (a sync tool still delivering
 /// it: no final newline, or fewer lines than announced), or damaged (anything else wrong,
 /// including a version whose hash does not match its payload). Only whole lines are parsed.
 struct Segment {
-  /// The newest segment format this code reads and writes: 3 (counters); it reads 1 (versions
-  /// without ids) and 2 (plain integer quantities) too.
+  /// The format of a segment that is a whole export by itself: 3 (counters); this code reads
+  /// 1 (versions without ids) and 2 (plain integer quantities) too.
   static let formatVersion: Int64 = 3
+  /// The format of a segment that is one part of a larger export (``Unit``): format 3 with
+  /// the unit's members in its header. Devices that read only up to format 4 refuse it,
+  /// rather than merge half an export.
+  static let unitFormatVersion: Int64 = 5
+  /// The newest format this code reads.
+  static let newestVersion: Int64 = 5
   /// The format of a sealed segment (an encrypted folder's): a header line naming the key and
   /// the sealed length, then a format-3 segment sealed with XChaCha20-Poly1305
   /// (``SealedSegment``).
@@ -38,6 +50,8 @@ struct Segment {
   var export: String?
   /// The key the segment was sealed with, when it came from an encrypted folder.
   var sealedWith: KeyID?
+  /// The export it is one part of, when that export took more than one segment.
+  var unit: Unit?
   /// The writing device's name and when it wrote the segment, when the writer said.
   var writer: Writer
 
@@ -49,9 +63,45 @@ struct Segment {
     static let unknown = Writer(name: nil, written: nil)
   }
 
+  /// One export that took several segments: each names the unit (the export identifier of its
+  /// first part) and its place in it, and the last one says it is the last. A reader merges
+  /// the versions of a unit only once it holds parts 1 through the last, so that whatever one
+  /// export sent (a transaction of any size, a cascade of deletions) arrives whole or not yet.
+  struct Unit: Hashable {
+    /// The unit's identifier.
+    let id: String
+    /// This segment's place in the unit, from 1.
+    let part: Int64
+    /// Whether this is the unit's last segment.
+    let isLast: Bool
+
+    /// The header members.
+    func append(to header: inout JSONObject) {
+      header.append("unit", .string(id))
+      header.append("part", .integer(part))
+      if isLast { header.append("last", .bool(true)) }
+    }
+
+    /// Reads the header members: `nil` when there are none, a problem when they are damaged.
+    static func parse(_ header: JSONObject) -> Result<Unit?, SegmentProblem> {
+      guard let member = header["unit"] else {
+        return header["part"] == nil && header["last"] == nil
+          ? .success(nil) : .failure(SegmentProblem("its unit is damaged"))
+      }
+      guard case .string(let id) = member, (1...64).contains(id.utf8.count),
+        case .integer(let part)? = header["part"], (1...CloudLimits.sequence).contains(part)
+      else { return .failure(SegmentProblem("its unit is damaged")) }
+      switch header["last"] {
+      case nil: return .success(Unit(id: id, part: part, isLast: false))
+      case .bool(true)?: return .success(Unit(id: id, part: part, isLast: true))
+      default: return .failure(SegmentProblem("its unit is damaged"))
+      }
+    }
+  }
+
   init(
     zone: String, device: DeviceID, sequence: Int64, versions: [MirrorVersion],
-    export: String? = nil, writer: Writer = .unknown
+    export: String? = nil, writer: Writer = .unknown, unit: Unit? = nil
   ) {
     self.zone = zone
     self.device = device
@@ -59,21 +109,24 @@ struct Segment {
     self.versions = versions
     self.export = export
     self.writer = writer
+    self.unit = unit
   }
 
   /// The header line, without its newline.
   static func headerLine(
     zone: String, device: DeviceID, sequence: Int64, count: Int, export: String?,
-    writer: Writer = .unknown
+    writer: Writer = .unknown, unit: Unit? = nil
   ) -> [UInt8] {
     var header: JSONObject = [
-      "format": .string("stash.segment"), "version": .integer(formatVersion),
+      "format": .string("stash.segment"),
+      "version": .integer(unit == nil ? formatVersion : unitFormatVersion),
       "zone": .string(zone), "device": .string(device.rawValue),
       "sequence": .integer(sequence), "count": .integer(Int64(count)),
     ]
     if let export { header.append("export", .string(export)) }
     if let name = writer.name { header.append("name", .string(name)) }
     if let written = writer.written { header.append("written", .double(written.secondsSince1970)) }
+    unit?.append(to: &header)
     return JSONWriter.bytes(.object(["segment": .object(header)]))
   }
 
@@ -94,7 +147,7 @@ struct Segment {
   func encoded(lines: [[UInt8]]? = nil) -> [UInt8] {
     var out = Self.headerLine(
       zone: zone, device: device, sequence: sequence, count: versions.count, export: export,
-      writer: writer)
+      writer: writer, unit: unit)
     out.append(10)
     for line in lines ?? versions.map(Self.line(of:)) {
       out += line
@@ -140,6 +193,8 @@ extension Segment {
     let count: Int
     let export: String?
     let writer: Writer
+    /// The export this segment is a part of (format 5, and a sealed segment's outer header).
+    var unit: Segment.Unit?
     /// The key a sealed segment (format 4) is sealed with, and how many sealed bytes follow
     /// the header line.
     var sealed: (key: KeyID, byteCount: Int)?
@@ -158,7 +213,7 @@ extension Segment {
       guard version >= 1 else {
         return .failure(SegmentProblem("it has format version \(version), which does not exist"))
       }
-      guard version <= Segment.sealedFormatVersion else {
+      guard version <= Segment.newestVersion else {
         return .failure(
           SegmentProblem(
             "it has format version \(version), newer than this stash reads; update stash "
@@ -186,6 +241,15 @@ extension Segment {
       var parsed = Header(
         version: version, zone: zone, device: device, sequence: sequence, count: Int(count),
         export: export, writer: writer)
+      if version >= Segment.sealedFormatVersion {
+        switch Segment.Unit.parse(header) {
+        case .success(let unit): parsed.unit = unit
+        case .failure(let problem): return .failure(problem)
+        }
+        if version == Segment.unitFormatVersion, parsed.unit == nil {
+          return .failure(SegmentProblem("its unit is missing"))
+        }
+      }
       if version == Segment.sealedFormatVersion {
         guard case .string(let keyText)? = header["key"], let key = KeyID(hex: keyText),
           case .integer(let sealedCount)? = header["sealed"],
@@ -243,7 +307,7 @@ extension Segment {
     case .success(let parsed): header = parsed
     case .failure(let problem): return .damaged(problem.reason)
     }
-    guard header.version <= Segment.formatVersion else {
+    guard header.sealed == nil else {
       return .damaged("its sealed part is itself sealed")
     }
     let body = lines.dropFirst()
@@ -279,7 +343,7 @@ extension Segment {
     return .complete(
       Segment(
         zone: header.zone, device: header.device, sequence: header.sequence,
-        versions: versions, export: header.export, writer: header.writer))
+        versions: versions, export: header.export, writer: header.writer, unit: header.unit))
   }
 }
 
