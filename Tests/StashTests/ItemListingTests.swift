@@ -152,4 +152,34 @@ import Testing
       #expect(try whole.everyLocation() == whole.locations())
     }
   }
+
+  /// An export hands each line over as soon as it is made: a line damaged on disk after the
+  /// first was written is left out (a whole read would have held it already).
+  @Test(arguments: [TransferFormat.csv, .jsonl])
+  func anExportWritesEachLineBeforeItReadsTheNextItem(format: TransferFormat) throws {
+    try withTemporaryFolder { folder in
+      try Self.makeStore(folder)
+      let whole = try IndexedOpenTests.open(folder, policy: IndexedOpenTests.once)
+      let expected = whole.export(as: format).lines
+      let focused = try IndexedOpenTests.open(folder, focus: [], policy: IndexedOpenTests.once)
+      #expect(focused.export(as: format).lines == expected)
+      let path = folder.appendingPathComponent("default.store").path
+      let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+      let last = try #require(whole.items().last)
+      let needle = Array(last.id.rawValue.utf8)
+      let at = try #require(bytes.indices.first { bytes[$0...].starts(with: needle) })
+      var lines = [String]()
+      try focused.export(as: format) { line in
+        if lines.isEmpty {
+          guard let file = FileHandle(forWritingAtPath: path) else { return }
+          try? file.seek(toOffset: UInt64(at))
+          try? file.write(contentsOf: [bytes[at] == UInt8(ascii: "a") ? 0x62 : 0x61])
+          try? file.close()
+        }
+        lines.append(line)
+      }
+      #expect(lines == expected.filter { !$0.contains(last.id.rawValue) })
+      #expect(lines.count == expected.count - 1)
+    }
+  }
 }
