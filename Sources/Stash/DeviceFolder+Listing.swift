@@ -71,12 +71,16 @@ extension DeviceFolder {
   ///
   /// A folder opened for a few records lists its items through the local store's index
   /// (``LocalStore/listedRows(of:)``): each item's row, id, name and line, sorted, and no
-  /// record read yet. When the index cannot answer, the store is read whole (and its index
-  /// written again), as a query does, and the listing walks ``items()``.
+  /// record read yet. When the index cannot answer (or the open could not use it), the store
+  /// is read whole and its index written again, as a query does, and the listing walks
+  /// ``items()``.
   ///
   /// - Throws: ``StashError`` when the store must be read whole and cannot be.
   public func itemListing() throws(StashError) -> ItemListing {
     guard let local, let content, !content.isComplete else {
+      // Opened for no record but read whole (the index missing, behind or failing a check):
+      // write the index again now, so that the next listing reads through it, as a query does.
+      if let local, case .ignored = local.openReport.index { local.maintainIndex() }
       return ItemListing(source: .items(items()))
     }
     if var rows = local.listedRows(of: "item") {

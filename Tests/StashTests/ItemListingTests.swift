@@ -182,4 +182,23 @@ import Testing
       #expect(lines.count == expected.count - 1)
     }
   }
+
+  /// Without its index the listing reads the store whole, and writes the index again for
+  /// the next one, which reads through it.
+  @Test func aListingWithoutAnIndexWritesItForTheNext() throws {
+    try withTemporaryFolder { folder in
+      try Self.makeStore(folder)
+      let index = IndexedOpenTests.indexPath(folder)
+      try FileManager.default.removeItem(atPath: index)
+      let whole = try IndexedOpenTests.open(folder, policy: IndexedOpenTests.once).items()
+      let first = try IndexedOpenTests.open(folder, focus: [], policy: IndexedOpenTests.once)
+      let listing = try first.itemListing()
+      #expect(!listing.readsRowByRow)
+      #expect(Array(listing) == whole)
+      #expect(FileManager.default.fileExists(atPath: index))
+      let next = try IndexedOpenTests.open(folder, focus: [], policy: IndexedOpenTests.once)
+      #expect(try next.itemListing().readsRowByRow)
+      #expect(try Self.listed(next) == whole)
+    }
+  }
 }
