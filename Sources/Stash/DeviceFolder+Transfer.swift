@@ -59,23 +59,55 @@ extension DeviceFolder {
   /// Every item as lines of `format` (CSV starts with its header), by name; JSON lines carry
   /// the photos too (``export(as:)`` also says which photos could not be exported).
   package func exportItems(as format: TransferFormat) -> [String] {
-    let names = Dictionary(locations().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-    let items = items()
+    export(as: format).lines
+  }
+
+  /// Every item as lines of `format` (CSV starts with its header), by name, each handed to
+  /// `write` as soon as it is made: the items are read one at a time (``itemListing()``), so
+  /// an export's memory does not follow the store. JSON lines carry the photos too, each
+  /// before the first item that names it (``TransferPhotos``).
+  ///
+  /// - Parameter write: Takes each line, without its newline.
+  /// - Returns: The items whose photo could not be exported (missing or damaged here): they
+  ///   are exported without it.
+  /// - Throws: ``StashError`` when the store must be read whole and cannot be.
+  @discardableResult
+  public func export(as format: TransferFormat, to write: (String) -> Void) throws(StashError)
+    -> [Item]
+  {
+    let names = Dictionary(
+      try everyLocation().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+    let listing = try itemListing()
+    var leftOut = [Item]()
     switch format {
-    case .jsonl:
-      return export(as: .jsonl).lines
     case .csv:
-      return [CSV.line(Self.csvColumns)]
-        + items.map { item in
+      write(CSV.line(Self.csvColumns))
+      for item in listing {
+        write(
           CSV.line([
             item.id.rawValue, item.name, item.brand ?? "", "\(item.quantity)", item.unit,
             item.notes, item.locationID.flatMap { names[$0] } ?? "",
             item.lowStockThreshold.map { "\($0)" } ?? "", item.barcode ?? "",
             item.photo?.digest.hex ?? "", item.photo.map { "\($0.size)" } ?? "",
             CSV.text(of: item.createdAt), CSV.text(of: item.updatedAt),
-          ])
+          ]))
+      }
+    case .jsonl:
+      var written = Set<SHA256Digest>()
+      for var item in listing {
+        if let photo = item.photo, !written.contains(photo.digest) {
+          if let bytes = try? blobs.read(photo) {
+            for line in TransferPhotos.lines(bytes, ref: photo) { write(line) }
+            written.insert(photo.digest)
+          } else {
+            leftOut.append(item)
+            item.photo = nil
+          }
         }
+        write(Self.jsonLine(item, location: item.locationID.flatMap { names[$0] }))
+      }
     }
+    return leftOut
   }
 
   /// Reads and checks an export file in `format` (when `nil`: CSV when its name ends in

@@ -94,27 +94,12 @@ enum CloudLimitsMirror {
 extension DeviceFolder {
   /// Every item as lines of `format`, by name, and the items whose photo could not be
   /// exported (see ``TransferPhotos`` for how JSON lines carry photos; CSV carries only their
-  /// SHA-256 and size).
+  /// SHA-256 and size): ``export(as:to:)`` with the lines collected.
   public func export(as format: TransferFormat) -> TransferExport {
-    guard format == .jsonl else {
-      return TransferExport(lines: exportItems(as: format), photosLeftOut: [])
-    }
-    let names = Dictionary(locations().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
     var lines = [String]()
-    var written = Set<SHA256Digest>()
-    var leftOut = [Item]()
-    for var item in items() {
-      if let photo = item.photo, !written.contains(photo.digest) {
-        if let bytes = try? blobs.read(photo) {
-          lines += TransferPhotos.lines(bytes, ref: photo)
-          written.insert(photo.digest)
-        } else {
-          leftOut.append(item)
-          item.photo = nil
-        }
-      }
-      lines.append(Self.jsonLine(item, location: item.locationID.flatMap { names[$0] }))
-    }
+    // A folder read whole never throws here; one opened for a few records may have to read
+    // the store whole, and then exports nothing when that fails.
+    let leftOut = (try? export(as: format) { lines.append($0) }) ?? []
     return TransferExport(lines: lines, photosLeftOut: leftOut)
   }
 

@@ -18,6 +18,12 @@ struct Output {
     print(TerminalText.neutralized(text, keepingLayout: true, keepingColour: usesColor))
   }
 
+  /// Prints text as it is, with no newline added: a piece of output already neutralized
+  /// (such as one element of a JSON array printed as it streams).
+  func write(_ text: String) {
+    print(text, terminator: "")
+  }
+
   /// Prints lines, as ``line(_:)`` does.
   func lines(_ texts: [String]) {
     for text in texts { line(text) }

@@ -63,18 +63,7 @@ enum LineFraming {
   /// - Parameter line: The line's bytes without its newline.
   /// - Returns: The parsed object, or why the line is not valid.
   static func decode(_ line: UnsafeRawBufferPointer) -> Result<JSONObject, LineProblem> {
-    guard line.count > prefixLength, line.starts(with: opening),
-      line[16] == UInt8(ascii: "\""), line[17] == UInt8(ascii: ",")
-    else { return .failure(.malformed("it does not start with a checksum")) }
-    var stored: UInt32 = 0
-    for index in 8..<16 {
-      guard let nibble = hexValue(line[index]) else {
-        return .failure(.malformed("its checksum is not hexadecimal"))
-      }
-      stored = stored << 4 | nibble
-    }
-    let actual = CRC32.checksum(UnsafeRawBufferPointer(rebasing: line[prefixLength...]))
-    guard actual == stored else { return .failure(.checksum) }
+    if let problem = checksumProblem(line) { return .failure(problem) }
     do {
       guard case .object(let object) = try JSONParser.parse(line) else {
         return .failure(.malformed("it is not a JSON object"))
@@ -83,6 +72,25 @@ enum LineFraming {
     } catch {
       return .failure(.malformed("its JSON does not parse: \(error.reason)"))
     }
+  }
+
+  /// Why a line's checksum prefix is malformed or does not match the bytes after it; `nil`
+  /// when it holds (the JSON is not parsed).
+  ///
+  /// - Parameter line: The line's bytes without its newline.
+  static func checksumProblem(_ line: UnsafeRawBufferPointer) -> LineProblem? {
+    guard line.count > prefixLength, line.starts(with: opening),
+      line[16] == UInt8(ascii: "\""), line[17] == UInt8(ascii: ",")
+    else { return .malformed("it does not start with a checksum") }
+    var stored: UInt32 = 0
+    for index in 8..<16 {
+      guard let nibble = hexValue(line[index]) else {
+        return .malformed("its checksum is not hexadecimal")
+      }
+      stored = stored << 4 | nibble
+    }
+    let actual = CRC32.checksum(UnsafeRawBufferPointer(rebasing: line[prefixLength...]))
+    return actual == stored ? nil : .checksum
   }
 
   /// The offset of the first newline in `bytes` at or after `start`, or `nil`.

@@ -165,6 +165,17 @@ extension Log {
     return operation
   }
 
+  /// Whether one line of the committed part is where `span` says and passes its checksum,
+  /// without parsing it: what a listing checks of every line before it prints the first.
+  ///
+  /// - Parameter span: Where the line is (from an index).
+  public func lineIsIntact(at span: LineSpan) -> Bool {
+    guard span.offset + Int64(span.length) < committedEnd, let bytes = try? readLine(span) else {
+      return false
+    }
+    return bytes.withUnsafeBytes { LineFraming.checksumProblem($0) == nil }
+  }
+
   /// The bytes of one line, checking that a newline ends it.
   func readLine(_ span: LineSpan) throws(FileSystemError) -> [UInt8] {
     guard span.offset >= 0, span.length > 0, span.length <= LogLimits.maximumLineLength else {

@@ -12,6 +12,48 @@ enum ListCommand: StashHandler {
   static let path = ["list"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
+    if arguments[CommandTable.pendingFilter] { return try runPending(arguments, in: session) }
+    // Opened for the location named (if any) only: the items are then read one at a time
+    // through the store's index, so that listing never holds the whole store.
+    let placeText = arguments[CommandTable.locationFilter]
+    let device = try session.openForReading(focus: placeText.map { [("location", $0)] } ?? [])
+    var place: Location?
+    if let placeText { place = try device.location(placeText) }
+    let low = arguments[CommandTable.lowStockFilter]
+    let listing = try device.itemListing()
+    let names = Names(locations: try device.everyLocation())
+    func shown(_ item: Item) -> Bool {
+      (place.map { item.locationID == $0.id } ?? true) && (!low || item.isLowOnStock)
+    }
+    if session.wantsJSON {
+      // `[`, each item, `]`: the bytes the whole array would print, one item at a time.
+      var first = true
+      session.output.write("[")
+      for item in listing where shown(item) {
+        session.output.write((first ? "" : ",") + RecordJSON.itemJSON(item, names: names))
+        first = false
+      }
+      session.output.write("]\n")
+      return ExitStatus.done
+    }
+    // Two passes: the columns' widths, then the lines (each item read again, none kept).
+    var table = ItemView.StreamedTable()
+    for item in listing where shown(item) { table.measure(item, names: names) }
+    guard table.rowCount > 0 else {
+      session.output.line(emptyMessage(device: device, place: place, arguments: arguments))
+      return ExitStatus.done
+    }
+    session.output.line(table.headingLine(output: session.output))
+    for item in listing where shown(item) {
+      session.output.line(table.line(item, names: names, output: session.output))
+    }
+    return ExitStatus.done
+  }
+
+  /// `list --pending`: the folder read whole (the pending records need every checkpoint).
+  private static func runPending(_ arguments: ParsedArguments, in session: Session) throws
+    -> Int32
+  {
     let device = try session.openForReading()
     var items = device.items()
     var place: Location?
@@ -21,24 +63,12 @@ enum ListCommand: StashHandler {
       items = items.filter { $0.locationID == location.id }
     }
     if arguments[CommandTable.lowStockFilter] { items = items.filter(\.isLowOnStock) }
-    var deletions: [PendingDeletion]?
-    if arguments[CommandTable.pendingFilter] {
-      let pending = Set(device.pendingRecords().filter { $0.model == "item" }.map(\.id))
-      items = items.filter { pending.contains($0.id) }
-      // A deletion has no location nor stock: listed only when no filter asks for one.
-      let filtered = place != nil || arguments[CommandTable.lowStockFilter]
-      deletions = filtered ? [] : device.pendingDeletions(of: "item")
-    }
-    let names = Names(device)
-    if let deletions {
-      printPending(items, deletions: deletions, names: names, session: session)
-    } else if session.wantsJSON {
-      session.output.json(.array(items.map { RecordJSON.item($0, names: names) }))
-    } else if items.isEmpty {
-      session.output.line(emptyMessage(device: device, place: place, arguments: arguments))
-    } else {
-      session.output.lines(ItemView.table(items, names: names, output: session.output))
-    }
+    let pending = Set(device.pendingRecords().filter { $0.model == "item" }.map(\.id))
+    items = items.filter { pending.contains($0.id) }
+    // A deletion has no location nor stock: listed only when no filter asks for one.
+    let filtered = place != nil || arguments[CommandTable.lowStockFilter]
+    let deletions = filtered ? [] : device.pendingDeletions(of: "item")
+    printPending(items, deletions: deletions, names: Names(device), session: session)
     return ExitStatus.done
   }
 

@@ -10,27 +10,55 @@ enum ExportCommand: StashHandler {
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
     let format = TransferFormat(rawValue: arguments[CommandTable.exportFormat]) ?? .jsonl
-    let export = try session.openForReading().export(as: format)
-    let lines = export.lines
-    for item in export.photosLeftOut {
+    // Opened for no record: the items are read one at a time through the store's index and
+    // each line is written as it is made, so an export never holds the whole store.
+    let device = try session.openForReading(focus: [])
+    let leftOut: [Item]
+    if let output = arguments[CommandTable.output] {
+      leftOut = try export(device, as: format, toFile: output)
+    } else {
+      leftOut = try device.export(as: format) { session.output.line($0) }
+    }
+    for item in leftOut {
       Failure.printError(
         "The photo of '\(item.name)' (\(item.id.rawValue.prefix(8))) is missing or damaged "
           + "here, so it is exported without its photo; 'stash doctor' says more")
     }
-    guard let output = arguments[CommandTable.output] else {
-      session.output.lines(lines)
-      return ExitStatus.done
-    }
-    // A new file only: an existing one is never overwritten.
-    let bytes = Data(lines.map { $0 + "\n" }.joined().utf8)
-    do {
-      try bytes.write(to: URL(fileURLWithPath: output), options: .withoutOverwriting)
-    } catch {
-      throw StashError.refused(
+    return ExitStatus.done
+  }
+
+  /// Writes the export to a new file (never over an existing one), a buffer at a time.
+  private static func export(
+    _ device: DeviceFolder, as format: TransferFormat, toFile output: String
+  )
+    throws -> [Item]
+  {
+    func refusal(_ error: any Error) -> StashError {
+      .refused(
         "Cannot write the export to '\(output)' (\(error.localizedDescription)); give a new "
           + "file in a folder that exists")
     }
-    return ExitStatus.done
+    // A new file only: an existing one is never overwritten.
+    let url = URL(fileURLWithPath: output)
+    do { try Data().write(to: url, options: .withoutOverwriting) } catch { throw refusal(error) }
+    let file: FileHandle
+    do { file = try FileHandle(forWritingTo: url) } catch { throw refusal(error) }
+    defer { try? file.close() }
+    var buffer = [UInt8]()
+    var failure: (any Error)?
+    func flush() {
+      guard failure == nil, !buffer.isEmpty else { return }
+      do { try file.write(contentsOf: buffer) } catch { failure = error }
+      buffer.removeAll(keepingCapacity: true)
+    }
+    let leftOut = try device.export(as: format) { line in
+      buffer += line.utf8
+      buffer.append(UInt8(ascii: "\n"))
+      if buffer.count >= 1 << 16 { flush() }
+    }
+    flush()
+    if let failure { throw refusal(failure) }
+    return leftOut
   }
 }
 

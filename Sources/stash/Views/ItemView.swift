@@ -7,17 +7,48 @@ import StashModel
 enum ItemView {
   /// The `stash list` table: id, name, quantity, unit, location, and a low-stock mark.
   static func table(_ items: [Item], names: Names, output: Output) -> [String] {
-    var table = TextTable(
-      headers: ["ID", "NAME", "QTY", "UNIT", "LOCATION", "STOCK"], rightAligned: [2])
-    for item in items {
-      table.rows.append([
-        Format.short(item.id), item.name, "\(item.quantity)", item.unit,
-        Names.text(item.locationID, in: names.locations), item.isLowOnStock ? "low" : "",
-      ])
-    }
+    var table = TextTable(headers: tableHeaders, rightAligned: [2])
+    table.rows = items.map { cells($0, names: names) }
     return table.render().enumerated().map { index, line in
       guard index > 0 else { return output.heading(line) }
       return items[index - 1].isLowOnStock ? output.warning(line) : line
+    }
+  }
+
+  private static let tableHeaders = ["ID", "NAME", "QTY", "UNIT", "LOCATION", "STOCK"]
+
+  /// One item's cells in the `stash list` table.
+  private static func cells(_ item: Item, names: Names) -> [String] {
+    [
+      Format.short(item.id), item.name, "\(item.quantity)", item.unit,
+      Names.text(item.locationID, in: names.locations), item.isLowOnStock ? "low" : "",
+    ]
+  }
+
+  /// The `stash list` table printed as its items stream: ``measure(_:names:)`` every item
+  /// first (the columns' widths), then ``headingLine(output:)`` and each item's
+  /// ``line(_:names:output:)``, the lines ``table(_:names:output:)`` gives, no item kept.
+  struct StreamedTable {
+    private let table = TextTable(headers: ItemView.tableHeaders, rightAligned: [2])
+    private var widths = ItemView.tableHeaders.map(\.count)
+    /// How many items were measured.
+    private(set) var rowCount = 0
+
+    /// Widens the columns for `item`.
+    mutating func measure(_ item: Item, names: Names) {
+      TextTable.widen(&widths, for: ItemView.cells(item, names: names))
+      rowCount += 1
+    }
+
+    /// The header line.
+    func headingLine(output: Output) -> String {
+      output.heading(table.line(table.headers, widths: widths))
+    }
+
+    /// `item`'s line (marked as a warning when it is low on stock).
+    func line(_ item: Item, names: Names, output: Output) -> String {
+      let line = table.line(ItemView.cells(item, names: names), widths: widths)
+      return item.isLowOnStock ? output.warning(line) : line
     }
   }
 

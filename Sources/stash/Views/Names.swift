@@ -16,6 +16,11 @@ struct Names {
     }
   }
 
+  /// These locations' names (as ``init(_:items:)`` takes them from ``DeviceFolder/locations()``).
+  init(locations list: [Location]) {
+    for location in list { locations[location.id] = location.name }
+  }
+
   /// Only the name of `item`'s location: one lookup by id, no scan (for commands such as
   /// `stash consume` that must stay cheap on a large inventory).
   init(_ device: DeviceFolder, locationOf item: Item) {
@@ -64,6 +69,12 @@ enum RecordJSON {
     object.append("location", Names.json(item.locationID, in: names.locations))
     object.append("lowOnStock", .bool(item.isLowOnStock))
     return .object(object)
+  }
+
+  /// ``item(_:names:stored:)`` as `stash` prints it: compact JSON with the characters
+  /// ``TerminalText`` neutralizes escaped.
+  static func itemJSON(_ item: Item, names: Names) -> String {
+    TerminalText.neutralizedJSON(JSONWriter.string(Self.item(item, names: names)))
   }
 
   /// A location, with the number of items kept there.
