@@ -23,8 +23,9 @@ extension DeviceFolder {
   /// sections, and the mirror through its index (``SyncFolder/openMirrorForStatus()``). When
   /// the index cannot say (missing, damaged, without a status section or with one older than
   /// its prefix, checkpoints bound to another mirror than the one open), or this folder was
-  /// read whole, the folder read whole: status then computes everything from the stores.
-  /// Either way ``SyncFolder/syncStatus()`` and ``syncOverview(leavingOut:)`` say the same.
+  /// read whole, the folder read whole: status then computes everything from the stores (and
+  /// writes nothing: the next sync that reads the store whole writes the sections). Either
+  /// way ``SyncFolder/syncStatus()`` and ``syncOverview(leavingOut:)`` say the same.
   ///
   /// - Throws: ``StashError`` when the folder cannot be opened again.
   public func openedForStatus() throws(StashError) -> DeviceFolder {

@@ -37,9 +37,11 @@ extension LocalStore {
     defer { lock.release(proof) }
     let fileSystem = file.fileSystemForRepairs
     guard let reader = IndexReader(path: indexPath, fileSystem: fileSystem),
-      reader.index.storeID == storeID.rawValue, let body = reader.bodyBeforeStatus(),
-      let current = reader.digestSection(), let currentStatus = reader.statusSection()
+      reader.index.storeID == storeID.rawValue, let body = reader.bodyBeforeStatus()
     else { return }
+    // Either section may fail its check (a damaged block): it is then written again.
+    let current = reader.digestSection()
+    let currentStatus = reader.statusSection()
     var statusBytes = [UInt8]()
     let prefix = reader.index.prefix
     if let status, status.position.device == prefix.device,
@@ -49,8 +51,8 @@ extension LocalStore {
       statusBytes = bytes
     }
     if digest == nil && statusBytes.isEmpty { return }
-    let section = digest ?? current
-    guard section != current || statusBytes != currentStatus else { return }
+    guard let section = digest ?? current, section != current || statusBytes != currentStatus
+    else { return }
     var index = reader.index
     index.statusLength = statusBytes.count
     index.digestLength = section.count
