@@ -62,7 +62,9 @@ extension DeviceFolder {
         unsent.insert(key)
       }
     }
-    guard let digest = InventoryDigest.patching(section: status.digestSection, with: changes)
+    guard
+      let digest = InventoryDigest.patching(
+        sectionLength: status.digestLength, read: status.readDigest, with: changes)
     else { return nil }
     device.folder.indexedLocalStatus.withLock {
       $0 = IndexedLocalStatus(

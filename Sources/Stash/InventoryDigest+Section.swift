@@ -240,11 +240,9 @@ extension InventoryDigest {
 
 /// A digest section (its index's container checked) checked whole (every length, ids in order)
 /// and read only as far as where each model's bucket hashes and entries are.
-struct DigestFile {
+private struct DigestFile {
   struct Model {
     var buckets: [SHA256Digest]
-    /// How many entries it has.
-    var count: Int
     /// Where the model's first entry starts, and where its entries end.
     var entries: Int
     var end: Int
@@ -275,8 +273,7 @@ struct DigestFile {
         if let previous, !previous.lexicographicallyPrecedes(id) { return nil }
         previous = id
       }
-      models[model] = Model(
-        buckets: buckets, count: Int(count), entries: start, end: reader.offset)
+      models[model] = Model(buckets: buckets, entries: start, end: reader.offset)
     }
     guard reader.offset == bytes.count else { return nil }
   }

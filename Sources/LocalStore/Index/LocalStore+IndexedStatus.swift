@@ -14,15 +14,19 @@ package struct StorePosition: Hashable, Sendable {
 /// What the index says for `sync status` of a store opened from it, brought up to date with
 /// the lines after its prefix: the records not sent (their state differs from their
 /// checkpoint) among those the lines after the prefix left alone, the open conflicts, and the
-/// digest section.
-package struct IndexedStatus: Sendable {
+/// digest section, read a part at a time (it holds an entry per record: it is not copied
+/// whole into memory).
+package struct IndexedStatus {
   /// The records whose row or tombstone differs from their checkpoint, less the touched ones.
   package var pending: Set<RecordKey>
   /// How many conflicts are open now.
   package var openConflicts: Int
-  /// The digest section, describing the store where the status section says (before the
-  /// touched records changed).
-  package var digestSection: [UInt8]
+  /// The digest section's length.
+  package var digestLength: Int
+  /// `count` bytes of the digest section at `offset`, each 4 KiB block checked; `nil` past
+  /// its end or when a block fails its check. The section describes the store where the
+  /// status section says (before the touched records changed).
+  package var readDigest: (_ offset: Int, _ count: Int) -> [UInt8]?
 }
 
 /// The status section of the local index (Fixtures/README.md section 8), written by a sync
@@ -154,7 +158,7 @@ extension LocalStore {
       reader.index.headChecksum == loaded.headChecksum,
       let touched = touchedKeysSinceIndex(requiringAll: true), touched.isSubset(of: keys),
       let bytes = reader.statusSection(), let section = StatusSection(decoding: bytes),
-      section.end >= loaded.prefix.end, let digest = reader.digestSection(), !digest.isEmpty
+      section.end >= loaded.prefix.end, reader.index.digestLength > 0
     else { return nil }
     let content = self.content
     var conflicts = loaded.openConflicts
@@ -168,8 +172,12 @@ extension LocalStore {
       content.conflicts.values.filter { $0.state == .open && keys.contains($0.key) }
       .count
     guard conflicts >= 0 else { return nil }
+    let start = reader.index.digestStart
     return IndexedStatus(
       pending: Set(section.pending).subtracting(keys), openConflicts: conflicts,
-      digestSection: digest)
+      digestLength: reader.index.digestLength,
+      readDigest: { offset, count in
+        reader.bytes(at: start + offset, count: count, in: start..<reader.index.bodyLength)
+      })
   }
 }
