@@ -20,23 +20,41 @@ extension Log {
     holdingAnyOf needles: [[UInt8]], _ found: (LineSpan, UnsafeRawBufferPointer) -> Void
   ) throws(LogError) {
     let chunk = 1 << 20
-    var carry = [UInt8]()
+    // One buffer, reused: the part of a line carried from the last chunk, then the next
+    // chunk read into it (no array and no fresh pages per mebibyte).
+    var carry = [UInt8](repeating: 0, count: 2 * chunk)
+    var carried = 0
     var offset: Int64 = 0  // the file offset of carry's first byte
     var line = 0
     var position: Int64 = 0
     while position < committedEnd {
       let count = Int(min(Int64(chunk), committedEnd - position))
-      let bytes: [UInt8]
-      do { bytes = try fileSystem.read(descriptor, count: count, at: position) } catch {
-        throw .io(error)
+      if carry.count < carried + count {
+        carry += [UInt8](repeating: 0, count: carried + count - carry.count)
       }
-      guard bytes.count == count else {
-        throw .io(
-          FileSystemError(operation: "read", path: path, code: 0, reason: "the file is shorter"))
+      var total = 0
+      while total < count {
+        let read = carry.withUnsafeMutableBytes { raw in
+          Result { () throws(FileSystemError) in
+            try fileSystem.read(
+              descriptor,
+              into: UnsafeMutableRawBufferPointer(
+                rebasing: raw[(carried + total)..<(carried + count)]),
+              at: position + Int64(total))
+          }
+        }
+        let got: Int
+        do { got = try read.get() } catch { throw .io(error) }
+        guard got > 0 else {
+          throw .io(
+            FileSystemError(operation: "read", path: path, code: 0, reason: "the file is shorter"))
+        }
+        total += got
       }
       position += Int64(count)
-      carry += bytes
-      let consumed = carry.withUnsafeBytes { raw -> Int in
+      let filled = carried + count
+      let consumed = carry.withUnsafeBytes { whole -> Int in
+        let raw = UnsafeRawBufferPointer(rebasing: whole[0..<filled])
         // The complete lines read so far; the rest waits for the next chunk.
         guard let base = raw.baseAddress, let last = raw.lastIndex(of: 0x0A) else { return 0 }
         let complete = last + 1
@@ -58,7 +76,12 @@ extension Log {
         }
         return start
       }
-      carry.removeFirst(consumed)
+      carried = filled - consumed
+      if consumed > 0, carried > 0 {
+        carry.withUnsafeMutableBytes { raw in
+          raw.baseAddress!.copyMemory(from: raw.baseAddress! + consumed, byteCount: carried)
+        }
+      }
       offset += Int64(consumed)
     }
   }
