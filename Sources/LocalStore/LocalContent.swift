@@ -73,6 +73,10 @@ public struct LocalContent: Sendable {
   /// In a content that is not complete: the tombstones, checkpoints, conflicts and
   /// diagnostics changed since it was built from the index.
   var keyedChangesSinceIndex = KeyedChanges()
+  /// In a content that is not complete: the keys of the rows it held that a change after it
+  /// was built removed (what `sync status` needs to know which records the file's tail
+  /// touched).
+  var removedKeysSinceIndex: [RowID: RecordKey] = [:]
   /// How many changes are live (what a compaction would write).
   public var liveChangeCount: Int {
     rows.count + tombstones.count + checkpoints.count + conflicts.count + diagnostics.count
@@ -102,6 +106,9 @@ public struct LocalContent: Sendable {
 
   /// Applies one committed change read from (or written to) `span`.
   public mutating func apply(_ change: LocalChange, at span: LineSpan) {
+    if !isComplete, case .removeRow(let row) = change, let key = rows[row]?.record.key {
+      removedKeysSinceIndex[row] = key
+    }
     applyChange(change)
     guard linesAreKnown else { return }
     switch change {

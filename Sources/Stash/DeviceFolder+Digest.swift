@@ -117,8 +117,16 @@ extension DeviceFolder {
   func startDigestSection() -> DigestSectionJob? {
     guard let content, content.isComplete, let local else { return nil }
     let current = local.indexedDigest()
+    // Where the file stands as this content describes it: the status section is bound to it.
+    let position = local.committedPosition()
     return DigestSectionJob(
-      store: local, bytes: Background { Self.digestSection(of: content, current: current) })
+      store: local,
+      bytes: Background {
+        (
+          Self.digestSection(of: content, current: current),
+          position.map { ($0, LocalStore.unsentKeys(of: content)) }
+        )
+      })
   }
 
   /// The bytes the digest section should hold for `content`, given those it holds now; `nil`
@@ -233,15 +241,16 @@ extension DeviceFolder {
   }
 }
 
-/// A digest section being computed on another core (``DeviceFolder/startDigestSection()``).
+/// A digest section being computed on another core (``DeviceFolder/startDigestSection()``),
+/// with the status section that goes with it.
 struct DigestSectionJob {
   let store: LocalStore
-  let bytes: Background<[UInt8]?>
+  let bytes: Background<([UInt8]?, (position: StorePosition, pending: [RecordKey])?)>
 
   /// Waits for the bytes and writes them into the local index (without fsync: it is derived
   /// and checks itself); a failure changes nothing.
   func finish() {
-    guard let bytes = bytes.wait() else { return }
-    store.replaceIndexedDigest(bytes)
+    let (digest, status) = bytes.wait()
+    store.replaceIndexedDigest(digest, status: status)
   }
 }

@@ -39,8 +39,9 @@ extension DeviceFolder {
   /// - Parameter otherZones: Devices to leave out of ``SyncOverview/peers``: those of other
   ///   zones (``SyncStatus/otherZones``), which are not devices of this one.
   public func syncOverview(leavingOut otherZones: [OtherZone] = []) -> SyncOverview {
-    var overview = SyncOverview(digest: digest())
-    overview.pendingRecords = pendingRecords()
+    let indexed = folder.indexedLocalStatus.withLock { $0 }
+    var overview = SyncOverview(digest: indexed?.digest ?? digest())
+    overview.pendingRecords = indexed.map { indexedPendingRecords($0) } ?? pendingRecords()
     guard let store = mirror.store else { return overview }
     let content = store.content
     var segments = [DeviceID: Int]()

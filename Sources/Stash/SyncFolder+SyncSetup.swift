@@ -136,7 +136,7 @@ extension SyncFolder {
       savedEntitlement: settings.entitlement, entitlementInEffect: entitlementAtOpen,
       cloudFolder: settings.cloudFolder, mirror: .failure(.refused("")), zone: nil,
       lastImport: nil, lastExport: nil, pendingExports: 0,
-      openConflicts: conflicts().count)
+      openConflicts: indexedLocalStatus.withLock { $0?.openConflicts } ?? conflicts().count)
     switch mirror {
     case .available(let store):
       let content = store.content

@@ -60,6 +60,9 @@ public final class SyncFolder: Sendable {
   /// The index summary of a mirror opened focused for `sync status`
   /// (``openMirrorForStatus()``): what it did not load of every version.
   let mirrorSummary = Mutex<MirrorSummary?>(nil)
+  /// What `sync status` shows of a local store opened from its index
+  /// (``DeviceFolder/openedForStatus()``).
+  let indexedLocalStatus = Mutex<IndexedLocalStatus?>(nil)
   /// The device identity this process hands out for a copied folder's first writes, before
   /// the stores are rewritten with it (``writingDevice()``).
   let prospectiveIdentity = Mutex<DeviceID?>(nil)

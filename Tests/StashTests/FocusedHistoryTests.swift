@@ -205,6 +205,36 @@ import Testing
     }
   }
 
+  /// The log is searched a mebibyte at a time: a record's lines are found wherever they fall
+  /// (across the chunks' edges too), each once, in file order.
+  @Test func aRecordsLinesAreFoundAcrossTheSearchsChunks() throws {
+    try withTemporaryFolder { folder in
+      var options = DeviceFolder.Options(deviceName: "test-device", clock: { epoch })
+      options.index = IndexedOpenTests.once
+      let device = try DeviceFolder.open(at: folder.path, options: options)
+      let watched = try device.addItem(Item(name: "Watched", quantity: 100, createdAt: epoch))
+      for round in 0..<6 {
+        for number in 0..<150 {
+          var item = Item(name: "Filler \(round)-\(number)", quantity: 1, createdAt: epoch)
+          item.notes = String(repeating: "n", count: 3000)
+          try device.addItem(item)
+        }
+        _ = try device.consume("Watched")
+      }
+      _ = try device.deleteItem("Filler 0-0")
+      let size = try #require(
+        try FileManager.default.attributesOfItem(atPath: folder.path + "/default.store")[.size]
+          as? Int)
+      #expect(size > 2 << 20)
+      let local = try #require(device.folder.local)
+      let log = try local.log(of: RecordKey(model: "item", id: watched.id))
+      #expect(log.entries.count == 7 && log.entries.allSatisfy { $0.record != nil })
+      let sequences = log.entries.map(\.sequence)
+      #expect(sequences == sequences.sorted() && Set(sequences).count == 7)
+      #expect(log.decoded == 7)  // the removal of another record's row is not decoded
+    }
+  }
+
   @Test func aMissingOrDamagedIndexGivesTheSameHistory() throws {
     try withTemporaryFolder { folder in
       let house = try Self.makeHousehold(folder)

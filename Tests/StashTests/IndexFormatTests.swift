@@ -58,7 +58,7 @@ import Testing
       // The fixture's store is of local format 2: that save rewrote it as the current format
       // (a new file, which no index describes yet); the next save writes the index.
       try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")]).consume("Tube 5")
-      #expect(try Data(contentsOf: indexURL)[18] == 6)
+      #expect(try Data(contentsOf: indexURL)[18] == 7)
       let again = try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")])
       #expect(IndexedOpenTests.isUsed(IndexedOpenTests.indexUse(again)))
       #expect(try again.item("Tube 5").quantity == 8)
@@ -79,7 +79,7 @@ import Testing
       let deleted = try #require(
         IndexedOpenTests.open(folder).folder.content?.tombstones.keys.first { $0.model == "item" })
       try focused.consume("Tube 5")
-      #expect(try Data(contentsOf: indexURL)[18] == 6)
+      #expect(try Data(contentsOf: indexURL)[18] == 7)
       var options = DeviceFolder.Options(
         deviceName: "test-device", clock: { epoch }, access: .reading)
       options.index = IndexedOpenTests.eager
@@ -95,10 +95,14 @@ import Testing
   /// store file like the others: the container's head holds the body's length and block
   /// count, the blocks' CRC-32s, then the source (a kind byte, the store id with a `UInt16`
   /// length, a `UInt8` 1, then device and inode), and its CRC-32 covers the whole head.
-  static func copyFormat5Fixture(to folder: URL) throws {
+  /// `Fixtures/formats/index-6` (the same store, its index written by the format-6 code, with
+  /// the field table, before the open conflicts' count and the status section) is copied the
+  /// same way (`version`: 6).
+  static func copyFormat5Fixture(to folder: URL, version: Int = 5) throws {
     for name in ["default.store", "default.store.index"] {
       try FileManager.default.copyItem(
-        at: Fixtures.url("formats/index-5/\(name)"), to: folder.appendingPathComponent(name))
+        at: Fixtures.url("formats/index-\(version)/\(name)"),
+        to: folder.appendingPathComponent(name))
     }
     let indexURL = folder.appendingPathComponent("default.store.index")
     var bytes = [UInt8](try Data(contentsOf: indexURL))
@@ -133,9 +137,30 @@ import Testing
       #expect(!IndexedOpenTests.isUsed(IndexedOpenTests.indexUse(focused)))
       try IndexedOpenTests.expectSameAnswers(folder, ["Tube 5", "Tube 0", "tube 11", "Shop"])
       try focused.consume("Tube 5")
-      #expect(try Data(contentsOf: indexURL)[18] == 6)
+      #expect(try Data(contentsOf: indexURL)[18] == 7)
       // A copied folder takes a device identity of its own at its first save, which rewrites
       // the store (a new file, which no index describes yet); the next save writes the index.
+      try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")]).consume("Tube 5")
+      let again = try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")])
+      #expect(IndexedOpenTests.isUsed(IndexedOpenTests.indexUse(again)))
+      #expect(try again.item("Tube 5").quantity == 8)
+    }
+  }
+
+  /// Format 6 has no open conflicts' count and no status section: `sync status` would read it
+  /// as saying there is no conflict, so it is ignored (whatever else in it still describes the
+  /// store), the answers come from the store, and the next save writes format 7.
+  @Test func aFormat6IndexIsNotUsedAndTheNextSaveWritesTheCurrentFormat() throws {
+    try withTemporaryFolder { folder in
+      try Self.copyFormat5Fixture(to: folder, version: 6)
+      let indexURL = folder.appendingPathComponent("default.store.index")
+      #expect(try Data(contentsOf: indexURL)[18] == 6)
+      let focused = try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")])
+      #expect(!IndexedOpenTests.isUsed(IndexedOpenTests.indexUse(focused)))
+      #expect(focused.folder.content?.isComplete == true)
+      try IndexedOpenTests.expectSameAnswers(folder, ["Tube 5", "Tube 0", "tube 11", "Shop"])
+      try focused.consume("Tube 5")
+      #expect(try Data(contentsOf: indexURL)[18] == 7)
       try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")]).consume("Tube 5")
       let again = try IndexedOpenTests.open(folder, focus: [("item", "Tube 5")])
       #expect(IndexedOpenTests.isUsed(IndexedOpenTests.indexUse(again)))

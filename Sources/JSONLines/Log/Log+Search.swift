@@ -20,56 +20,96 @@ extension Log {
     holdingAnyOf needles: [[UInt8]], _ found: (LineSpan, UnsafeRawBufferPointer) -> Void
   ) throws(LogError) {
     let chunk = 1 << 20
-    var carry = [UInt8]()
+    // One buffer, reused: the part of a line carried from the last chunk, then the next
+    // chunk read into it (no array and no fresh pages per mebibyte).
+    var carry = [UInt8](repeating: 0, count: 2 * chunk)
+    var carried = 0
     var offset: Int64 = 0  // the file offset of carry's first byte
     var line = 0
     var position: Int64 = 0
     while position < committedEnd {
       let count = Int(min(Int64(chunk), committedEnd - position))
-      let bytes: [UInt8]
-      do { bytes = try fileSystem.read(descriptor, count: count, at: position) } catch {
-        throw .io(error)
+      if carry.count < carried + count {
+        carry += [UInt8](repeating: 0, count: carried + count - carry.count)
       }
-      guard bytes.count == count else {
-        throw .io(
-          FileSystemError(operation: "read", path: path, code: 0, reason: "the file is shorter"))
+      var total = 0
+      while total < count {
+        let read = carry.withUnsafeMutableBytes { raw in
+          Result { () throws(FileSystemError) in
+            try fileSystem.read(
+              descriptor,
+              into: UnsafeMutableRawBufferPointer(
+                rebasing: raw[(carried + total)..<(carried + count)]),
+              at: position + Int64(total))
+          }
+        }
+        let got: Int
+        do { got = try read.get() } catch { throw .io(error) }
+        guard got > 0 else {
+          throw .io(
+            FileSystemError(operation: "read", path: path, code: 0, reason: "the file is shorter"))
+        }
+        total += got
       }
       position += Int64(count)
-      carry += bytes
-      let consumed = carry.withUnsafeBytes { raw -> Int in
+      let filled = carried + count
+      let consumed = carry.withUnsafeBytes { whole -> Int in
+        let raw = UnsafeRawBufferPointer(rebasing: whole[0..<filled])
+        // The complete lines read so far; the rest waits for the next chunk.
+        guard let base = raw.baseAddress, let last = raw.lastIndex(of: 0x0A) else { return 0 }
+        let complete = last + 1
+        // Where the needles are (each one search over the whole chunk, not one per line: a
+        // needle's first byte, such as a quote, is in every line many times).
+        let hits = Self.places(
+          of: needles, in: UnsafeRawBufferPointer(start: base, count: complete))
+        var next = 0
         var start = 0
-        while start < raw.count,
-          let newline = memchr(raw.baseAddress! + start, 0x0A, raw.count - start)
-        {
-          let end = raw.baseAddress!.distance(to: UnsafeRawPointer(newline))
+        while start < complete, let newline = memchr(base + start, 0x0A, complete - start) {
+          let end = base.distance(to: UnsafeRawPointer(newline))
           line += 1
-          let text = UnsafeRawBufferPointer(rebasing: raw[start..<end])
-          if line > 1, needles.contains(where: { Self.holds(text, $0) }) {
+          while next < hits.count, hits[next] < start { next += 1 }
+          if line > 1, next < hits.count, hits[next] < end {
+            let text = UnsafeRawBufferPointer(rebasing: raw[start..<end])
             found(LineSpan(offset: offset + Int64(start), length: end - start, line: line), text)
           }
           start = end + 1
         }
         return start
       }
-      carry.removeFirst(consumed)
+      carried = filled - consumed
+      if consumed > 0, carried > 0 {
+        carry.withUnsafeMutableBytes { raw in
+          raw.baseAddress!.copyMemory(from: raw.baseAddress! + consumed, byteCount: carried)
+        }
+      }
       offset += Int64(consumed)
     }
   }
 
-  /// Whether `text` holds `needle`.
-  private static func holds(_ text: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
-    guard !needle.isEmpty, text.count >= needle.count else { return false }
-    return needle.withUnsafeBytes { pattern -> Bool in
-      let base = text.baseAddress!
-      let first = Int32(pattern[0])
-      var start = 0
-      let last = text.count - pattern.count  // the last place the needle can start
-      while start <= last, let hit = memchr(base + start, first, last - start + 1) {
-        let at = base.distance(to: UnsafeRawPointer(hit))
-        if memcmp(base + at, pattern.baseAddress!, pattern.count) == 0 { return true }
-        start = at + 1
+  /// Where each of `needles` starts in `text`, every place, in order (a needle holds no
+  /// newline, so each place is inside one line).
+  private static func places(of needles: [[UInt8]], in text: UnsafeRawBufferPointer) -> [Int] {
+    guard let base = text.baseAddress else { return [] }
+    var places = [Int]()
+    for needle in needles where !needle.isEmpty && needle.count <= text.count {
+      // Boyer-Moore-Horspool: most steps skip a needle's length.
+      let length = needle.count
+      var shift = [Int](repeating: length, count: 256)
+      for index in 0..<(length - 1) { shift[Int(needle[index])] = length - 1 - index }
+      let lastByte = needle[length - 1]
+      needle.withUnsafeBytes { pattern in
+        shift.withUnsafeBufferPointer { shift in
+          var at = 0
+          while at <= text.count - length {
+            let byte = text[at + length - 1]
+            if byte == lastByte, memcmp(base + at, pattern.baseAddress!, length - 1) == 0 {
+              places.append(at)
+            }
+            at += shift[Int(byte)]
+          }
+        }
       }
-      return false
     }
+    return needles.count > 1 ? places.sorted() : places
   }
 }

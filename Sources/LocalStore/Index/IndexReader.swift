@@ -136,7 +136,7 @@ final class IndexReader {
 
   /// The entry in slot `slot` of the field table, and the field key the slot sorts by.
   private func fieldSlot(_ slot: Int) -> (entry: LocalIndex.Entry, key: [UInt8])? {
-    let region = index.fieldTableStart..<index.digestStart
+    let region = index.fieldTableStart..<index.statusStart
     let at = region.lowerBound + slot * LocalIndex.fieldSlot
     guard let offset: UInt32 = integer(at: at, in: region),
       let number: UInt8 = integer(at: at + 4, in: region),
@@ -243,9 +243,16 @@ final class IndexReader {
     file.bytes(at: index.digestStart, count: index.digestLength)
   }
 
-  /// The body before the digest section (entries and tables); `nil` when a block is damaged.
-  func bodyBeforeDigest() -> [UInt8]? {
-    file.bytes(at: 0, count: index.digestStart)
+  /// The status section the index carries (empty when it has none); `nil` when a block is
+  /// damaged.
+  func statusSection() -> [UInt8]? {
+    file.bytes(at: index.statusStart, count: index.statusLength)
+  }
+
+  /// The body before the status and digest sections (entries and tables); `nil` when a block
+  /// is damaged.
+  func bodyBeforeStatus() -> [UInt8]? {
+    file.bytes(at: 0, count: index.statusStart)
   }
 
   /// Calls `body` with every entry, in the order they were written, reading a block at a

@@ -14,6 +14,8 @@ extension LocalIndex {
     private var keyed = [UInt32]()
     /// How many entries were added.
     private(set) var count = 0
+    /// How many of them are open conflicts.
+    private var conflicts = 0
 
     init(capacity: Int) {
       entries.output.reserveCapacity(capacity * 96)
@@ -25,13 +27,15 @@ extension LocalIndex {
       guard let offset = UInt32(exactly: entries.output.count) else { return false }
       LocalIndex.append(entry, to: &entries)
       if entry.kind == .row { ids.append(offset) } else { keyed.append(offset) }
+      if entry.kind == .conflict { conflicts += 1 }
       count += 1
       return true
     }
 
     /// The file's bytes, with this head, the digest section `digest` carries forward and the
-    /// field table's `declaration` (``LocalIndex/declaration(of:)``); `nil` when the entries
-    /// are malformed.
+    /// field table's `declaration` (``LocalIndex/declaration(of:)``), without a status section
+    /// (one describes the file where a sync read it, which a new prefix may have passed);
+    /// `nil` when the entries are malformed.
     func encoded(
       storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
       settingsLine: LineSpan, bindingLine: LineSpan?, digest: [UInt8], declaration: UInt32
@@ -96,7 +100,7 @@ extension LocalIndex {
         settingsLine: settingsLine, bindingLine: bindingLine, entryCount: ids.count,
         entriesLength: entries.output.count, nameCount: sorted.names.count,
         keyedCount: keyed.count, digestLength: digest.count, fieldCount: sorted.fields.count,
-        declaration: declaration)
+        declaration: declaration, openConflicts: conflicts)
       return index.encoded(body: body.output)
     }
   }

@@ -26,8 +26,8 @@ import StashModel
 /// per tombstone, checkpoint, open conflict and diagnostic: kind, line, its record's model
 /// and id, and the conflict's id or the diagnostic's store), then the row entries' offsets
 /// sorted by model and id, then (offset, name number) pairs sorted by model and name, then
-/// the other entries' offsets sorted by model and id, then the field table, then the digest
-/// section.
+/// the other entries' offsets sorted by model and id, then the field table, then the status
+/// section, then the digest section.
 ///
 /// The field table is what a query over a schema's indexed fields (``Schema/indexedIndices``)
 /// reads: one slot per indexed field of each row entry (which holds the field's position and
@@ -43,13 +43,14 @@ import StashModel
 struct LocalIndex: Sendable {
   /// The file name's suffix after the store's.
   static let suffix = ".index"
-  /// The kind: format 6, with the field table. Format 5 (the digest section, without the field
-  /// table; `Fixtures/formats/index-5`), format 4
+  /// The kind: format 7, with the open conflicts' count and the status section. Format 6
+  /// (without them; `Fixtures/formats/index-6`), format 5 (the digest section, without the
+  /// field table; `Fixtures/formats/index-5`), format 4
   /// (the first in the one derived-file container, without the digest), format 3 (its own
   /// head), format 2 (rows only: no tombstones, checkpoints, conflicts or diagnostics) and
   /// format 1 (one checksum over the whole file, entries in row order, read in full by every
   /// lookup) are ignored.
-  static let kind = DerivedFile(tag: "stash.local.index", version: 6)
+  static let kind = DerivedFile(tag: "stash.local.index", version: 7)
   /// The bytes of one slot of the id table (an entry's offset).
   static let idSlot = 4
   /// The bytes of one slot of the name table (an entry's offset and which of its names).
@@ -82,6 +83,10 @@ struct LocalIndex: Sendable {
   var fieldCount: Int = 0
   /// The CRC-32 of the indexed fields the field table was written for (``declaration(of:)``).
   var declaration: UInt32 = 0
+  /// How many open conflicts the prefix leaves (the conflict entries).
+  var openConflicts: Int = 0
+  /// The byte length of the status section (before the digest section; 0 when there is none).
+  var statusLength: Int = 0
   /// The head's checksum: two heads with equal checksums and prefixes describe one file.
   var headChecksum: UInt32 = 0
 
@@ -139,8 +144,10 @@ struct LocalIndex: Sendable {
   var keyTableStart: Int { nameTableStart + nameCount * Self.nameSlot }
   /// Where the field table starts in the body.
   var fieldTableStart: Int { keyTableStart + keyedCount * Self.idSlot }
+  /// Where the status section starts in the body.
+  var statusStart: Int { fieldTableStart + fieldCount * Self.fieldSlot }
   /// Where the digest section starts in the body.
-  var digestStart: Int { fieldTableStart + fieldCount * Self.fieldSlot }
+  var digestStart: Int { statusStart + statusLength }
   /// The body's length.
   var bodyLength: Int { digestStart + digestLength }
 
@@ -225,6 +232,8 @@ struct LocalIndex: Sendable {
     head.integer(UInt64(digestLength))
     head.integer(UInt64(fieldCount))
     head.integer(declaration)
+    head.integer(UInt64(openConflicts))
+    head.integer(UInt64(statusLength))
     return head.output
   }
 
@@ -268,15 +277,18 @@ struct LocalIndex: Sendable {
         let entriesLength: UInt64 = reader.integer(), let nameCount: UInt64 = reader.integer(),
         let keyedCount: UInt64 = reader.integer(), let digestLength: UInt64 = reader.integer(),
         let fieldCount: UInt64 = reader.integer(), let declaration: UInt32 = reader.integer(),
+        let openConflicts: UInt64 = reader.integer(), let statusLength: UInt64 = reader.integer(),
         entryCount <= limit, entriesLength <= limit, nameCount <= limit, keyedCount <= limit,
-        digestLength <= limit, fieldCount <= limit, reader.isAtEnd
+        digestLength <= limit, fieldCount <= limit, openConflicts <= limit,
+        statusLength <= limit, reader.isAtEnd
       else { return nil }
       return LocalIndex(
         storeID: storeID, prefix: prefix, nextRow: nextRow, liveChanges: liveChanges,
         settingsLine: settings, bindingLine: binding, entryCount: Int(entryCount),
         entriesLength: Int(entriesLength), nameCount: Int(nameCount),
         keyedCount: Int(keyedCount), digestLength: Int(digestLength),
-        fieldCount: Int(fieldCount), declaration: declaration)
+        fieldCount: Int(fieldCount), declaration: declaration, openConflicts: Int(openConflicts),
+        statusLength: Int(statusLength))
     }
     guard var parsed, parsed.bodyLength == bodyLength else { return nil }
     parsed.headChecksum = checksum
@@ -297,7 +309,8 @@ struct LocalIndex: Sendable {
   init(
     storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
     settingsLine: LineSpan, bindingLine: LineSpan?, entryCount: Int, entriesLength: Int,
-    nameCount: Int, keyedCount: Int, digestLength: Int, fieldCount: Int, declaration: UInt32
+    nameCount: Int, keyedCount: Int, digestLength: Int, fieldCount: Int, declaration: UInt32,
+    openConflicts: Int = 0, statusLength: Int = 0
   ) {
     self.storeID = storeID
     self.prefix = prefix
@@ -312,5 +325,7 @@ struct LocalIndex: Sendable {
     self.digestLength = digestLength
     self.fieldCount = fieldCount
     self.declaration = declaration
+    self.openConflicts = openConflicts
+    self.statusLength = statusLength
   }
 }

@@ -1,6 +1,6 @@
 import JSONLines
 import StashFiles
-import StashModel
+package import StashModel
 import Synchronization
 
 extension LocalStore {
@@ -18,12 +18,18 @@ extension LocalStore {
     ).nonEmpty
   }
 
-  /// Writes the index again with `digest` as its digest section, everything else as it is
-  /// (under the folder's lock, without fsync), once an index a save is building on another
-  /// core is written; nothing when there is no index of this store, or this store was opened
-  /// from its index (its saves rewrite that one). A failure changes nothing: the index is
-  /// derived.
-  public func replaceIndexedDigest(_ digest: [UInt8]) {
+  /// Writes the index again with `digest` as its digest section (`nil`: the one it holds,
+  /// which the caller found current) and a status section saying that both describe the store
+  /// at `status.position`, where `status.pending` were the records not sent
+  /// (``unsentKeys(of:)``); everything else as it is (under the folder's lock, without
+  /// fsync), once an index a save is building on another core is written. The status section
+  /// is left out when the position is not in the index's file or is before its prefix (and
+  /// with a `nil` digest nothing is written then). Nothing is written when there is no index
+  /// of this store, or this store was opened from its index (its saves rewrite that one). A
+  /// failure changes nothing: the index is derived.
+  package func replaceIndexedDigest(
+    _ digest: [UInt8]?, status: (position: StorePosition, pending: [RecordKey])? = nil
+  ) {
     writeDeferredIndex()
     guard indexState.withLock({ $0.loaded == nil }), let proof = try? lock.acquire() else {
       return
@@ -31,12 +37,27 @@ extension LocalStore {
     defer { lock.release(proof) }
     let fileSystem = file.fileSystemForRepairs
     guard let reader = IndexReader(path: indexPath, fileSystem: fileSystem),
-      reader.index.storeID == storeID.rawValue, let body = reader.bodyBeforeDigest()
+      reader.index.storeID == storeID.rawValue, let body = reader.bodyBeforeStatus()
+    else { return }
+    // Either section may fail its check (a damaged block): it is then written again.
+    let current = reader.digestSection()
+    let currentStatus = reader.statusSection()
+    var statusBytes = [UInt8]()
+    let prefix = reader.index.prefix
+    if let status, status.position.device == prefix.device,
+      status.position.inode == prefix.inode, status.position.end >= prefix.end,
+      let bytes = StatusSection(end: status.position.end, pending: status.pending).encoded()
+    {
+      statusBytes = bytes
+    }
+    if digest == nil && statusBytes.isEmpty { return }
+    guard let section = digest ?? current, section != current || statusBytes != currentStatus
     else { return }
     var index = reader.index
-    index.digestLength = digest.count
+    index.statusLength = statusBytes.count
+    index.digestLength = section.count
     try? fileSystem.writeFileAtomically(
-      indexPath, index.encoded(body: body + digest), durable: false)
+      indexPath, index.encoded(body: body + statusBytes + section), durable: false)
   }
 
   /// The digest section of the index at `path` when it is `storeID`'s; empty otherwise.

@@ -9,8 +9,9 @@ enum SyncStatusCommand: StashHandler {
   static let path = ["sync", "status"]
 
   static func run(_ arguments: ParsedArguments, in session: Session) throws -> Int32 {
-    let device = try session.openForReading()
-    // The mirror through its index when the shared folder holds nothing new for it.
+    // The local store through its index (the settings, then the records changed since it),
+    // the mirror through its own when the shared folder holds nothing new for it.
+    let device = try session.openForReading(focus: []).openedForStatus()
     device.folder.openMirrorForStatus()
     let status = device.folder.syncStatus()
     let overview = device.syncOverview(leavingOut: status.otherZones)

@@ -1,0 +1,132 @@
+import StashBase
+public import StashModel
+
+extension InventoryDigest {
+  /// The digest a digest section describes, with the entries of `changes` replaced (`nil`:
+  /// the record has no entry now), the section read front to back a part at a time through
+  /// `read` (offset, count; `nil` when it cannot be read) and never held whole: only the
+  /// buckets those records fall in are rehashed, their other leaves taken from the section;
+  /// every other bucket keeps the section's hash. What `sync status` shows from the local
+  /// index without reading the store.
+  ///
+  /// The digest is equal to `InventoryDigest(entries)` when the section was computed from
+  /// entries that differ from `entries` only on the keys of `changes`. Its clean buckets are
+  /// summarized (``update(_:to:)`` refuses them, ``sectionBytes()`` gives `nil`).
+  ///
+  /// - Returns: The digest; `nil` when the section is not well formed (checked as
+  ///   ``reusing(section:for:)`` checks it: every length, ids strictly increasing) or cannot
+  ///   be read.
+  static func patching(
+    sectionLength: Int, read: @escaping (Int, Int) -> [UInt8]?, with changes: [RecordKey: Entry?]
+  ) -> InventoryDigest? {
+    var cursor = SectionCursor(length: sectionLength, read: read)
+    var byModel = [String: [String: Entry?]]()
+    for (key, entry) in changes { byModel[key.model, default: [:]][key.id.rawValue] = entry }
+    var result = InventoryDigest()
+    guard let modelCount = cursor.u32() else { return nil }
+    var stored = Set<String>()
+    for _ in 0..<modelCount {
+      guard let model = cursor.short(), stored.insert(model).inserted, let count = cursor.u32(),
+        count > 0
+      else { return nil }
+      var tree = ModelTree()
+      for bucket in 0..<bucketCount {
+        guard let hash = cursor.take(32).flatMap({ SHA256Digest(bytes: $0) }) else {
+          return nil
+        }
+        tree.buckets[bucket] = hash
+      }
+      let changed = byModel[model] ?? [:]
+      let dirty = Set(changed.keys.map { bucket(of: $0) })
+      var previous: ArraySlice<UInt8>?
+      for _ in 0..<count {
+        guard let bucket = cursor.take(1)?.first, let length = cursor.take(1)?.first,
+          let id = cursor.take(Int(length)), let kind = cursor.take(1)?.first, kind <= 1,
+          let hash = cursor.take(32)
+        else { return nil }
+        // Strictly increasing ids, as a section is written.
+        if let previous, !previous.lexicographicallyPrecedes(id) { return nil }
+        previous = id
+        guard dirty.contains(Int(bucket)), let digest = SHA256Digest(bytes: hash) else {
+          continue
+        }
+        tree.leaves[Int(bucket)][String(decoding: id, as: UTF8.self)] = Entry(
+          isTombstone: kind == 1, hash: SnapshotHash(digest: digest))
+      }
+      result.models[model] = patched(tree, model, count: Int(count), changed, dirty)
+    }
+    guard cursor.isAtEnd else { return nil }
+    for (model, changed) in byModel where !stored.contains(model) {
+      let dirty = Set(changed.keys.map { bucket(of: $0) })
+      result.models[model] = patched(ModelTree(), model, count: 0, changed, dirty)
+    }
+    result.overall = result.computeOverall()
+    return result
+  }
+
+  /// `tree` (a model's bucket hashes and the leaves of its `dirty` buckets, `count` entries)
+  /// with `changed` applied and its dirty buckets rehashed; `nil` when it is left empty.
+  private static func patched(
+    _ tree: ModelTree, _ model: String, count: Int, _ changed: [String: Entry?], _ dirty: Set<Int>
+  ) -> ModelTree? {
+    var tree = tree
+    var count = count
+    for (id, entry) in changed {
+      let bucket = bucket(of: id)
+      let had = tree.leaves[bucket][id] != nil
+      tree.leaves[bucket][id] = entry
+      count += (entry == nil ? 0 : 1) - (had ? 1 : 0)
+    }
+    guard count > 0 else { return nil }
+    for bucket in 0..<bucketCount {
+      if dirty.contains(bucket) {
+        tree.buckets[bucket] =
+          tree.leaves[bucket].isEmpty ? emptyBucket : bucketHash(tree.leaves[bucket])
+      } else if tree.buckets[bucket] != emptyBucket {
+        tree.summarized.insert(bucket)
+      }
+    }
+    tree.count = count
+    tree.root = modelHash(model, tree.buckets)
+    return tree
+  }
+}
+
+/// A digest section read front to back, 64 KiB at a time.
+private struct SectionCursor {
+  let length: Int
+  let read: (Int, Int) -> [UInt8]?
+  private var chunk: [UInt8] = []
+  private var chunkStart = 0
+  private var offset = 0
+
+  init(length: Int, read: @escaping (Int, Int) -> [UInt8]?) {
+    self.length = length
+    self.read = read
+  }
+
+  var isAtEnd: Bool { offset == length }
+
+  /// The next `count` bytes; `nil` past the end or when they cannot be read.
+  mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
+    guard count >= 0, length - offset >= count else { return nil }
+    if offset + count > chunkStart + chunk.count {
+      let size = min(length - offset, max(count, 1 << 16))
+      guard let bytes = read(offset, size), bytes.count == size else { return nil }
+      chunk = bytes
+      chunkStart = offset
+    }
+    let start = offset - chunkStart
+    offset += count
+    return chunk[start..<(start + count)]
+  }
+
+  mutating func u32() -> UInt32? {
+    take(4).map { $0.reversed().reduce(0) { $0 << 8 | UInt32($1) } }
+  }
+
+  mutating func short() -> String? {
+    guard let length = take(1)?.first, let utf8 = take(Int(length)) else { return nil }
+    return String(validating: utf8, as: UTF8.self)
+  }
+}
