@@ -10,6 +10,8 @@ struct GraphDecision {
   let graph: VersionGraph
   /// This device's side: its row's record, its tombstone, or nothing.
   let own: Snapshot?
+  /// Its hash, computed once (every other hash comes from the graph's versions).
+  let ownHash: SnapshotHash?
 
   init(_ situation: KeySituation, rules: MergeRules) {
     self.situation = situation
@@ -20,6 +22,7 @@ struct GraphDecision {
     case .deleted(let tombstone): own = .tombstone(tombstone)
     case .absent: own = nil
     }
+    ownHash = own?.hash
   }
 
   /// The leaves once this device's side is written into the graph (rule 1), its id if it was
@@ -34,7 +37,7 @@ struct GraphDecision {
   func decide() -> Decision {
     let (leaves, exported, prepared) = preparedLeaves()
     var effects = prepared
-    let distinct = Set(leaves.map { graph.versions[$0]!.snapshot.hash })
+    let distinct = Set(leaves.map { graph.versions[$0]!.hash })
     if distinct.count == 1 || leaves.allSatisfy({ graph.versions[$0]!.snapshot.isTombstone }) {
       return adopt(leaves, exported: exported, after: effects)
     }
@@ -50,11 +53,11 @@ struct GraphDecision {
         after: effects)
     }
     let id = graph.add(merged, parents: leaves)
+    let node = graph.versions[id]!
     effects.append(.copyToMirror(merged, parents: leaves))
-    effects += write(merged)
-    effects += DecisionTable.checkpoint(
-      Checkpoint(merged, version: id), over: situation.checkpoint)
-    effects += [.settleConflicts, .recordMerge(sides, result: merged.hash)]
+    effects += write(node)
+    effects += DecisionTable.checkpoint(node.checkpoint(id), over: situation.checkpoint)
+    effects += [.settleConflicts, .recordMerge(sides, result: node.hash)]
     return Decision(.merged, effects)
   }
 
@@ -69,27 +72,27 @@ struct GraphDecision {
     // A side is unchanged only against a version the mirror holds: a checkpoint whose version
     // the mirror lost (a damaged last transaction set aside) says nothing about the leaves, and
     // taking them would silently revert this device's row.
-    let unchanged = own?.hash == c?.hash && !situation.derivation.isEmpty
+    let unchanged = ownHash == c?.hash && !situation.derivation.isEmpty
     // A leaf with an equal snapshot that has not seen what this side derives from (two
     // devices' clocks gave the same time) is no substitute: taking it would forget what this
     // side changed on the way, such as a field set back to the base's value (rule 5).
     let current = leaves
-    func held(_ own: Snapshot) -> Bool {
+    func held(_ hash: SnapshotHash) -> Bool {
       current.contains { leaf in
-        graph.versions[leaf]!.snapshot.hash == own.hash
+        graph.versions[leaf]!.hash == hash
           && situation.derivation.isSubset(of: graph.ancestors(of: leaf))
       }
     }
-    guard let own, !unchanged, !held(own),
+    guard let own, let ownHash, !unchanged, !held(ownHash),
       !(own.isTombstone && !leaves.isEmpty
         && leaves.allSatisfy { graph.versions[$0]!.snapshot.isTombstone })
     else { return nil }
     // Only the version it derives from: a leaf holding an equal snapshot may be a later
     // version (a set-back on another device) that this device never saw.
     let parents = situation.derivation
-    let id = VersionID.derive(snapshot: own.hash, parents: parents)
+    let id = VersionID.derive(snapshot: ownHash, parents: parents)
     if graph.versions[id] == nil { effects.append(.copyToMirror(own, parents: parents)) }
-    graph.add(own, parents: parents)
+    graph.add(own, hash: ownHash, parents: parents)
     leaves.subtract(parents)
     if !graph.isReplaced(id) { leaves.insert(id) }
     return id
@@ -102,10 +105,11 @@ struct GraphDecision {
   ) -> Decision {
     let c = situation.checkpoint
     let winnerID = graph.winner(of: leaves)!
-    let winner = graph.versions[winnerID]!.snapshot
+    let winnerNode = graph.versions[winnerID]!
+    let winner = winnerNode.snapshot
     var effects = effects
     let row: TableRow
-    if own?.hash == winner.hash {
+    if ownHash == winnerNode.hash {
       switch (exported != nil, own!) {
       case (true, .tombstone):
         row = situation.mirror.leaves.isEmpty ? .deletionTravels : .deletionToMirror
@@ -123,15 +127,15 @@ struct GraphDecision {
       case (.tombstone?, .record): row = .restoredInMirror
       case (.tombstone?, .tombstone): row = .bothDeleted
       }
-      effects += write(winner)
+      effects += write(winnerNode)
     }
     // Several leaves may hold the state: a checkpoint at any of them stays.
     let agreed =
       c.map { c in
-        c.hash == winner.hash && c.version.map { leaves.contains($0) } == true
+        c.hash == winnerNode.hash && c.version.map { leaves.contains($0) } == true
       } ?? false
     if !agreed {
-      effects += DecisionTable.checkpoint(Checkpoint(winner, version: winnerID), over: c)
+      effects += DecisionTable.checkpoint(winnerNode.checkpoint(winnerID), over: c)
     }
     return Decision(row, effects + [.settleConflicts])
   }
@@ -142,7 +146,7 @@ struct GraphDecision {
     _ disagreement: Disagreement, sides: [ConflictSide], leaves: Set<VersionID>,
     exported: VersionID?, after effects: [Effect]
   ) -> Decision {
-    let isOwnLeaf = own.map { own in sides.contains { $0.snapshot?.hash == own.hash } } ?? false
+    let isOwnLeaf = sides.contains { $0.origin == .local }
     let leafDeletion = sides.contains { $0.snapshot?.isTombstone == true }
     let row: TableRow
     let kind: ConflictKind
@@ -162,24 +166,25 @@ struct GraphDecision {
       .recordConflict(kind, sides, fields: schema.map { disagreement.fields(of: $0) } ?? []))
     if own == nil && situation.checkpoint == nil, let winnerID = graph.winner(of: leaves) {
       // New here: show the winner meanwhile, as row 6 would.
-      let winner = graph.versions[winnerID]!.snapshot
+      let winner = graph.versions[winnerID]!
       effects += write(winner)
-      effects.append(.setCheckpoint(Checkpoint(winner, version: winnerID)))
+      effects.append(.setCheckpoint(winner.checkpoint(winnerID)))
     }
     return Decision(row, effects)
   }
 
   /// The checkpoint at this device's own side once written into the graph.
   private func checkpoint(atOwn exported: VersionID?) -> [Effect] {
-    guard let exported, let own else { return [] }
+    guard let exported, let own, let ownHash else { return [] }
     return DecisionTable.checkpoint(
-      Checkpoint(own, version: exported), over: situation.checkpoint)
+      Checkpoint(hash: ownHash, isTombstone: own.isTombstone, version: exported),
+      over: situation.checkpoint)
   }
 
-  /// What makes the local store hold `snapshot` instead of this device's side.
-  private func write(_ snapshot: Snapshot) -> [Effect] {
-    guard own?.hash != snapshot.hash else { return [] }
-    switch (own, snapshot) {
+  /// What makes the local store hold `version`'s snapshot instead of this device's side.
+  private func write(_ version: VersionGraph.Node) -> [Effect] {
+    guard ownHash != version.hash else { return [] }
+    switch (own, version.snapshot) {
     case (.tombstone?, .record(let record)): return [.removeLocalTombstone, .writeLocal(record)]
     case (_, .record(let record)): return [.writeLocal(record)]
     case (.record?, .tombstone(let tombstone)): return [.deleteLocal(tombstone)]
@@ -199,14 +204,21 @@ struct GraphDecision {
     var seen = Set<SnapshotHash>()
     var sides = [ConflictSide]()
     for id in ordered {
-      let snapshot = graph.versions[id]!.snapshot
-      guard seen.insert(snapshot.hash).inserted else { continue }
-      let author = situation.versions[id]?.author
+      let version = graph.versions[id]!
+      guard seen.insert(version.hash).inserted else { continue }
+      let isOwn = version.hash == ownHash
       let side = ConflictSide(
-        origin: snapshot.hash == own?.hash ? .local : .mirror, snapshot: snapshot,
-        author: snapshot.hash == own?.hash ? nil : author)
+        origin: isOwn ? .local : .mirror, snapshot: version.snapshot,
+        author: isOwn ? nil : situation.versions[id]?.author)
       if side.origin == .local { sides.insert(side, at: 0) } else { sides.append(side) }
     }
     return sides
+  }
+}
+
+extension VersionGraph.Node {
+  /// The checkpoint at this version, known as `id`.
+  func checkpoint(_ id: VersionID) -> Checkpoint {
+    Checkpoint(hash: hash, isTombstone: snapshot.isTombstone, version: id)
   }
 }

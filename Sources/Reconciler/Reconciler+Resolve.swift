@@ -67,7 +67,7 @@ extension Reconciler {
       checkpoint: checkpoint, versions: mirrored.versions[key] ?? [:])
     let decision = GraphDecision(situation, rules: rules)
     let (leaves, _, effects) = decision.preparedLeaves()
-    let leafHashes = Set(leaves.map { decision.graph.versions[$0]!.snapshot.hash })
+    let leafHashes = Set(leaves.map { decision.graph.versions[$0]!.hash })
     // Every leaf must be a side the person saw: one that arrived since is decided by nobody.
     guard leafHashes.isSubset(of: seen) else { throw .resolution(.changedSince(conflict)) }
     let now = clock()

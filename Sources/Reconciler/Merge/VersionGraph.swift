@@ -13,6 +13,9 @@ public final class VersionGraph {
   public struct Node: Sendable {
     /// Its record or tombstone.
     public let snapshot: Snapshot
+    /// The snapshot's hash, as its version carries it (checked when the version was read
+    /// from a segment), so that a decision never hashes a record again.
+    public let hash: SnapshotHash
     /// The versions it replaces.
     public let parents: Set<VersionID>
     /// One more than its highest parent's generation when it was written.
@@ -26,19 +29,24 @@ public final class VersionGraph {
   /// The graph of the mirror's versions of one record.
   public init(_ versions: [VersionID: MirrorVersion]) {
     self.versions = versions.mapValues {
-      Node(snapshot: $0.snapshot, parents: $0.parents, generation: $0.generation)
+      Node(snapshot: $0.snapshot, hash: $0.hash, parents: $0.parents, generation: $0.generation)
     }
   }
 
   /// Adds the version of `snapshot` over `parents` (a local side written into the graph
-  /// before a merge), as the mirror would write it; returns its id.
+  /// before a merge), as the mirror would write it; returns its id. `hash` is the snapshot's
+  /// hash when the caller knows it.
   @discardableResult
-  public func add(_ snapshot: Snapshot, parents: Set<VersionID>) -> VersionID {
-    let id = VersionID.derive(snapshot: snapshot.hash, parents: parents)
+  public func add(
+    _ snapshot: Snapshot, hash: SnapshotHash? = nil, parents: Set<VersionID>
+  ) -> VersionID {
+    let hash = hash ?? snapshot.hash
+    let id = VersionID.derive(snapshot: hash, parents: parents)
     guard versions[id] == nil else { return id }
     let highest = parents.compactMap { versions[$0]?.generation }.max() ?? 0
     versions[id] = Node(
-      snapshot: snapshot, parents: parents, generation: highest == .max ? .max : highest + 1)
+      snapshot: snapshot, hash: hash, parents: parents,
+      generation: highest == .max ? .max : highest + 1)
     ancestorSets.removeAll()
     return id
   }
@@ -55,8 +63,8 @@ public final class VersionGraph {
     leaves.max { a, b in
       let x = versions[a]!
       let y = versions[b]!
-      return (x.snapshot.isTombstone ? 0 : 1, x.generation, x.snapshot.hash, a)
-        < (y.snapshot.isTombstone ? 0 : 1, y.generation, y.snapshot.hash, b)
+      return (x.snapshot.isTombstone ? 0 : 1, x.generation, x.hash, a)
+        < (y.snapshot.isTombstone ? 0 : 1, y.generation, y.hash, b)
     }
   }
 
