@@ -104,24 +104,35 @@ import Testing
         at: Fixtures.url("formats/index-\(version)/\(name)"),
         to: folder.appendingPathComponent(name))
     }
-    let indexURL = folder.appendingPathComponent("default.store.index")
+    try repoint(
+      index: folder.appendingPathComponent("default.store.index"),
+      at: folder.appendingPathComponent("default.store"), tag: "stash.local.index")
+  }
+
+  /// Re-points a derived file copied from a fixture at `store`, the copy of its source: the
+  /// container (after its `tag`, a newline and the format version) has the head's length and
+  /// CRC-32, then the head with the body's length and block count, the blocks' CRC-32s, and
+  /// the source (a kind byte, the store id with a `UInt16` length, a `UInt8` 1, then device
+  /// and inode); the CRC-32 covers the whole head.
+  static func repoint(index indexURL: URL, at store: URL, tag: String) throws {
     var bytes = [UInt8](try Data(contentsOf: indexURL))
+    let base = tag.utf8.count - 17
     func integer(at offset: Int, _ count: Int) -> Int {
-      bytes[offset..<(offset + count)].reversed().reduce(0) { $0 << 8 | Int($1) }
+      bytes[(base + offset)..<(base + offset + count)].reversed().reduce(0) { $0 << 8 | Int($1) }
     }
     var status = stat()
-    #expect(stat(folder.appendingPathComponent("default.store").path, &status) == 0)
+    #expect(stat(store.path, &status) == 0)
     let source = 50 + 4 * integer(at: 42, 8)
-    let deviceAt = source + 4 + integer(at: source + 1, 2)
+    let deviceAt = base + source + 4 + integer(at: source + 1, 2)
     withUnsafeBytes(of: UInt64(status.st_dev).littleEndian) {
       bytes.replaceSubrange(deviceAt..<(deviceAt + 8), with: $0)
     }
     withUnsafeBytes(of: UInt64(status.st_ino).littleEndian) {
       bytes.replaceSubrange((deviceAt + 8)..<(deviceAt + 16), with: $0)
     }
-    let head = Array(bytes[34..<(34 + integer(at: 22, 8))])
+    let head = Array(bytes[(base + 34)..<(base + 34 + integer(at: 22, 8))])
     withUnsafeBytes(of: CRC32.checksum(head).littleEndian) {
-      bytes.replaceSubrange(30..<34, with: $0)
+      bytes.replaceSubrange((base + 30)..<(base + 34), with: $0)
     }
     try Data(bytes).write(to: indexURL)
   }
