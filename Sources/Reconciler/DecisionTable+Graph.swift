@@ -10,19 +10,20 @@ struct GraphDecision {
   let graph: VersionGraph
   /// This device's side: its row's record, its tombstone, or nothing.
   let own: Snapshot?
-  /// Its hash, computed once (every other hash comes from the graph's versions).
+  /// Its hash (every other hash comes from the graph's versions).
   let ownHash: SnapshotHash?
 
   init(_ situation: KeySituation, rules: MergeRules) {
     self.situation = situation
     self.rules = rules
     self.graph = VersionGraph(situation.versions)
+    // A row's hash as it was written (as the pass's settled check takes it): a pass checks
+    // every row it decides on against its record before writing anything (`verifyHashes`).
     switch situation.local {
-    case .live(let row): own = .record(row.record)
-    case .deleted(let tombstone): own = .tombstone(tombstone)
-    case .absent: own = nil
+    case .live(let row): (own, ownHash) = (.record(row.record), row.hash)
+    case .deleted(let tombstone): (own, ownHash) = (.tombstone(tombstone), tombstone.hash)
+    case .absent: (own, ownHash) = (nil, nil)
     }
-    ownHash = own?.hash
   }
 
   /// The leaves once this device's side is written into the graph (rule 1), its id if it was
