@@ -1,5 +1,5 @@
 public import Foundation
-package import JSONLines
+import JSONLines
 import LocalStore
 package import StashFiles
 

@@ -1,5 +1,5 @@
 import JSONLines
-public import LocalStore
+import LocalStore
 public import StashModel
 
 /// The live items in the order `stash list` shows them (by name ignoring case, then id), read

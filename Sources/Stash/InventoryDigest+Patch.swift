@@ -1,5 +1,5 @@
 import StashBase
-public import StashModel
+import StashModel
 
 extension InventoryDigest {
   /// The digest a digest section describes, with the entries of `changes` replaced (`nil`:

@@ -1,4 +1,4 @@
-package import JSONLines
+import JSONLines
 import LocalStore
 import MirrorStore
 package import StashFiles

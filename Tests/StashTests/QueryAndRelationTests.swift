@@ -152,7 +152,7 @@ import Testing
       _ = try deviceB.sync()
       #expect(deviceB.records(of: "round").count == 36)
       let deviceA = try reopen("a")
-      let before = try deviceA.local!.content.tombstones.count
+      let before = deviceA.local!.content.tombstones.count
       try deviceA.delete(RecordKey(model: "fight", id: Self.fightID(1)))
       #expect(deviceA.records(of: "round").count == 24)
       #expect(deviceA.local!.content.tombstones.count == before + 13)

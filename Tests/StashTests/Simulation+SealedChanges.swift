@@ -84,7 +84,7 @@ extension Simulation {
     if results[0] != results[1] {
       problems.append(
         "a sync of the sealed changes \(changes.keys.sorted()) differs from the full sync: "
-          + "\(results[0]) against \(results[1])")
+          + "\(String(describing: results[0])) against \(String(describing: results[1]))")
     }
   }
 
@@ -98,7 +98,7 @@ extension Simulation {
         continue
       }
       guard let handle = FileHandle(forWritingAtPath: path) else {
-        FileManager.default.createFile(atPath: path, contents: bytes)
+        _ = FileManager.default.createFile(atPath: path, contents: bytes)
         continue
       }
       try? handle.truncate(atOffset: 0)

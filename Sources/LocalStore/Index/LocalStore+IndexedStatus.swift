@@ -1,6 +1,6 @@
 import JSONLines
 import StashFiles
-public import StashModel
+package import StashModel
 import Synchronization
 
 /// Where a store file stood when its content was read: the file (device and inode) and the
