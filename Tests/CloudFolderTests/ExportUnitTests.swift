@@ -23,12 +23,19 @@ import Testing
     }
   }
 
+  /// A shared folder where device A wrote ``count`` versions in one transaction and exported
+  /// them (in two segments).
+  private func exportMany(_ folder: URL) throws -> (SharedSetUp, ExportReport) {
+    let setUp = try SharedSetUp(folder)
+    try writeMany(on: setUp.a)
+    let export = try setUp.cloud.export(
+      from: setUp.a.mirror, deviceBlobs: setUp.a.blobs, at: sharedEpoch)
+    return (setUp, export)
+  }
+
   @Test func anExportOfSeveralSegmentsIsMergedOnlyOnceEveryPartHasArrived() throws {
     try withTemporaryFolder { folder in
-      let setUp = try SharedSetUp(folder)
-      try writeMany(on: setUp.a)
-      let export = try setUp.cloud.export(
-        from: setUp.a.mirror, deviceBlobs: setUp.a.blobs, at: sharedEpoch)
+      let (setUp, export) = try exportMany(folder)
       try #require(export.segments.count == 2)
       // The sync tool has delivered the first part only.
       let second = setUp.path(export.segments[1])
@@ -67,10 +74,7 @@ import Testing
 
   @Test func theSegmentsOfAUnitSayWhichPartTheyAreAndWhichIsLast() throws {
     try withTemporaryFolder { folder in
-      let setUp = try SharedSetUp(folder)
-      try writeMany(on: setUp.a)
-      let export = try setUp.cloud.export(
-        from: setUp.a.mirror, deviceBlobs: setUp.a.blobs, at: sharedEpoch)
+      let (setUp, export) = try exportMany(folder)
       let headers = try export.segments.map { segment in
         let text = try String(contentsOfFile: setUp.path(segment), encoding: .utf8)
         return String(text.prefix { $0 != "\n" })
@@ -153,10 +157,7 @@ import Testing
     found: String, replacement: String, reason: String
   ) throws {
     try withTemporaryFolder { folder in
-      let setUp = try SharedSetUp(folder)
-      try writeMany(on: setUp.a)
-      let export = try setUp.cloud.export(
-        from: setUp.a.mirror, deviceBlobs: setUp.a.blobs, at: sharedEpoch)
+      let (setUp, export) = try exportMany(folder)
       let first = setUp.path(export.segments[0])
       let text = try String(contentsOfFile: first, encoding: .utf8)
       let header = String(text.prefix { $0 != "\n" })
