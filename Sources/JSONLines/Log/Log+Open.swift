@@ -97,6 +97,32 @@ extension Log {
     header readHeader: (LogHeader) throws(LogError) -> Void = { _ in },
     apply: (Transaction) throws(LogError) -> Void
   ) throws(LogError) -> (log: Log, tail: TailReport?) {
+    var gathered = GatheredTransaction()
+    return try open(
+      at: path, format: format, supportedVersion: supportedVersion, recoverTail: recoverTail,
+      fileSystem: fileSystem, header: readHeader
+    ) { operation in
+      gathered.add(operation)
+    } commit: { (sequence) throws(LogError) in
+      try apply(gathered.take(sequence))
+    }
+  }
+
+  /// Opens an existing log as ``open(at:format:supportedVersion:recoverTail:fileSystem:header:apply:)``
+  /// does, handing out each operation line as soon as it is read rather than each transaction
+  /// whole: `operation` receives the lines of the transaction being read (which may never
+  /// commit: those after the last `commit` call are a tail, to be dropped by the caller), and
+  /// `commit` is called when the line that commits them is read. A transaction of any size
+  /// is then held in whatever form the caller keeps, never as parsed lines.
+  ///
+  /// - Throws: ``LogError``.
+  public static func open(
+    at path: String, format: String, supportedVersion: Int, recoverTail: Bool,
+    fileSystem: any FileSystem = POSIXFileSystem(),
+    header readHeader: (LogHeader) throws(LogError) -> Void = { _ in },
+    operation: (Operation) throws(LogError) -> Void,
+    commit: (Int64) throws(LogError) -> Void
+  ) throws(LogError) -> (log: Log, tail: TailReport?) {
     let descriptor: FileDescriptor
     do {
       // Never wait in the open: a FIFO put where the store should be must not hang a reader.
@@ -117,9 +143,7 @@ extension Log {
     }
     var scanner = Scanner(path: path, start: 0, lastSequence: 0, lines: 0, expectsHeader: true)
     do throws(LogError) {
-      try scanner.scan(descriptor, fileSystem: fileSystem) { (transaction) throws(LogError) in
-        try apply(transaction)
-      } header: { (header) throws(LogError) in
+      try scanner.scan(descriptor, fileSystem: fileSystem) { (header) throws(LogError) in
         guard header.format == format else {
           throw LogError.wrongFormat(path: path, found: header.format, expected: format)
         }
@@ -128,6 +152,10 @@ extension Log {
             path: path, found: header.version, supported: supportedVersion)
         }
         try readHeader(header)
+      } operation: { (line) throws(LogError) in
+        try operation(line)
+      } commit: { (sequence) throws(LogError) in
+        try commit(sequence)
       }
       guard let header = scanner.header else {
         throw LogError.damaged(
@@ -162,6 +190,24 @@ extension Log {
   public func catchUp(
     recoverTail: Bool, apply: (Transaction) throws(LogError) -> Void
   ) throws(LogError) -> CatchUpResult {
+    var gathered = GatheredTransaction()
+    return try catchUp(recoverTail: recoverTail) { operation in
+      gathered.add(operation)
+    } commit: { (sequence) throws(LogError) in
+      try apply(gathered.take(sequence))
+    }
+  }
+
+  /// ``catchUp(recoverTail:apply:)``, handing out each operation line as soon as it is read
+  /// and each commit, as ``open(at:format:supportedVersion:recoverTail:fileSystem:header:operation:commit:)``
+  /// does.
+  ///
+  /// - Returns: Whether anything changed, or that the file must be opened again.
+  /// - Throws: ``LogError``; ``LogError/missing(_:)`` when the file was removed.
+  public func catchUp(
+    recoverTail: Bool, operation: (Operation) throws(LogError) -> Void,
+    commit: (Int64) throws(LogError) -> Void
+  ) throws(LogError) -> CatchUpResult {
     let onDisk: FileIdentity?
     do { onDisk = try fileSystem.identity(atPath: path) } catch { throw .io(error) }
     guard let onDisk else { throw .missing(path) }
@@ -174,9 +220,10 @@ extension Log {
       path: path, start: committedEnd, lastSequence: lastSequence, lines: committedLines,
       expectsHeader: false)
     var count = 0
-    try scanner.scan(descriptor, fileSystem: fileSystem) { (transaction) throws(LogError) in
+    try scanner.scan(descriptor, fileSystem: fileSystem, operation: operation) {
+      (sequence) throws(LogError) in
       count += 1
-      try apply(transaction)
+      try commit(sequence)
     }
     committedEnd = scanner.committedEnd
     lastSequence = scanner.lastSequence

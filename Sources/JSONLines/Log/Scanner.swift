@@ -54,7 +54,8 @@ struct Scanner {
   private let end: Int64?
   private var lineNumber: Int
   private var pendingSequence: Int64?
-  private var pendingOperations: [Operation] = []
+  /// How many operation lines of the transaction being read were handed out.
+  private var pendingCount = 0
   /// The first invalid line, and whether it was complete (ended by a newline).
   private var firstBad: (line: Int, reason: String, complete: Bool)?
   /// The valid commit line after the first invalid one that closes the transaction it is in
@@ -77,13 +78,35 @@ struct Scanner {
     self.expectsHeader = expectsHeader
   }
 
-  /// Reads from `committedEnd` to the end of the file in large chunks, into one buffer that
-  /// is reused: a line cut by a chunk's end is moved to the buffer's front and completed by the
-  /// next read.
+  /// Reads from `committedEnd` to the end of the file, handing `apply` each committed
+  /// transaction whole (its operations are kept until its commit line is read).
   mutating func scan(
     _ descriptor: FileDescriptor, fileSystem: any FileSystem,
     apply: (Transaction) throws(LogError) -> Void,
     header readHeader: (LogHeader) throws(LogError) -> Void = { _ in }
+  ) throws(LogError) {
+    var gathered = GatheredTransaction()
+    try scan(descriptor, fileSystem: fileSystem, header: readHeader) { operation in
+      gathered.add(operation)
+    } commit: { (sequence) throws(LogError) in
+      try apply(gathered.take(sequence))
+    }
+  }
+
+  /// Reads from `committedEnd` to the end of the file in large chunks, into one buffer that
+  /// is reused: a line cut by a chunk's end is moved to the buffer's front and completed by the
+  /// next read.
+  ///
+  /// Each operation line of a transaction goes to `operation` as soon as it is read, so that
+  /// the caller holds a transaction of any size in the form it wants rather than as parsed
+  /// lines; `commit` is called when the commit line that closes those operations is read. The
+  /// operations handed out since the last commit belong to a transaction that may never
+  /// commit (a tail): the caller drops them when the scan ends without their commit.
+  mutating func scan(
+    _ descriptor: FileDescriptor, fileSystem: any FileSystem,
+    header readHeader: (LogHeader) throws(LogError) -> Void = { _ in },
+    operation: (Operation) throws(LogError) -> Void,
+    commit: (Int64) throws(LogError) -> Void
   ) throws(LogError) {
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     var carried = 0  // bytes at the buffer's front: the start of a line not yet complete
@@ -137,8 +160,8 @@ struct Scanner {
         continue
       }
       let consumed = try lines(
-        of: buffer, upTo: filled, at: offset, endOfFile: count == 0, apply: apply,
-        header: readHeader)
+        of: buffer, upTo: filled, at: offset, endOfFile: count == 0,
+        operation: operation, commit: commit, header: readHeader)
       if count == 0 {
         finish(fileSize: offset + Int64(filled))
         return
@@ -180,7 +203,8 @@ struct Scanner {
   @discardableResult
   private mutating func lines(
     of bytes: [UInt8], upTo filled: Int, at offset: Int64, endOfFile: Bool,
-    apply: (Transaction) throws(LogError) -> Void,
+    operation: (Operation) throws(LogError) -> Void,
+    commit: (Int64) throws(LogError) -> Void,
     header readHeader: (LogHeader) throws(LogError) -> Void
   ) throws(LogError) -> Int {
     var failure: LogError?
@@ -191,13 +215,15 @@ struct Scanner {
         while let newline = LineFraming.newline(in: raw, from: start) {
           try line(
             UnsafeRawBufferPointer(rebasing: raw[start..<newline]), at: offset + Int64(start),
-            terminated: true, apply: apply, header: readHeader)
+            terminated: true, operation: operation, commit: commit,
+            header: readHeader)
           start = newline + 1
         }
         if endOfFile && start < raw.count {
           try line(
             UnsafeRawBufferPointer(rebasing: raw[start...]), at: offset + Int64(start),
-            terminated: false, apply: apply, header: readHeader)
+            terminated: false, operation: operation, commit: commit,
+            header: readHeader)
           start = raw.count
         }
       } catch {
@@ -232,7 +258,8 @@ struct Scanner {
 
   private mutating func line(
     _ bytes: UnsafeRawBufferPointer, at offset: Int64, terminated: Bool,
-    apply: (Transaction) throws(LogError) -> Void,
+    operation: (Operation) throws(LogError) -> Void,
+    commit: (Int64) throws(LogError) -> Void,
     header readHeader: (LogHeader) throws(LogError) -> Void
   ) throws(LogError) {
     lineNumber += 1
@@ -297,19 +324,20 @@ struct Scanner {
       markBad("it is not part of a transaction")
       return
     }
-    if case .object(let operation)? = object["op"] {
+    if case .object(let fields)? = object["op"] {
       let expected = pendingSequence ?? lastSequence + 1
       guard sequence == expected else {
         markBad("transaction \(sequence) where \(expected) was expected")
         return
       }
       pendingSequence = sequence
-      pendingOperations.append(
+      pendingCount += 1
+      try operation(
         Operation(
-          line: lineNumber, object: operation,
+          line: lineNumber, object: fields,
           span: LineSpan(offset: offset, length: bytes.count, line: lineNumber)))
     } else if case .integer(let count)? = object["commit"] {
-      guard sequence == pendingSequence, count == pendingOperations.count else {
+      guard sequence == pendingSequence, count == pendingCount else {
         // A valid commit that does not close the transaction read so far: the lines it
         // commits are missing or extra, which is damage before this commit, in the
         // transaction it closes when it is the next one (then the last, if nothing follows).
@@ -321,11 +349,11 @@ struct Scanner {
         closing = (lineNumber, sequence)
         return
       }
-      try apply(Transaction(sequence: sequence, operations: pendingOperations))
+      try commit(sequence)
       lastCommit = LineSpan(offset: offset, length: bytes.count, line: lineNumber)
       lastSequence = sequence
       pendingSequence = nil
-      pendingOperations.removeAll(keepingCapacity: true)
+      pendingCount = 0
       committedEnd = offset + Int64(bytes.count) + 1
       committedLines = lineNumber
     } else {
@@ -337,10 +365,25 @@ struct Scanner {
   private func isClosingCommit(_ object: JSONObject) -> Bool {
     guard case .integer(let sequence)? = object["tx"], case .integer(let count)? = object["commit"]
     else { return false }
-    return sequence == pendingSequence && count == pendingOperations.count
+    return sequence == pendingSequence && count == pendingCount
   }
 
   private mutating func markBad(_ reason: String, complete: Bool = true) {
     if firstBad == nil { firstBad = (lineNumber, reason, complete) }
+  }
+}
+
+/// The operation lines a scan handed out since the last commit, gathered into the transaction
+/// the next commit closes (for readers that want each transaction whole).
+struct GatheredTransaction {
+  private var operations: [Operation] = []
+
+  /// Keeps one operation line of the transaction being read.
+  mutating func add(_ operation: Operation) { operations.append(operation) }
+
+  /// The transaction `sequence`, made of the lines kept since the last call.
+  mutating func take(_ sequence: Int64) -> Transaction {
+    defer { operations.removeAll(keepingCapacity: true) }
+    return Transaction(sequence: sequence, operations: operations)
   }
 }

@@ -273,8 +273,11 @@ extension LogStore {
       return try reload(&state, recover: recover)
     }
     var content = state.content
-    let result = try log.catchUp(recoverTail: recover) { (transaction) throws(LogError) in
-      try LogStore.replay(transaction, into: &content, path: path)
+    var replay = StreamedReplay<Content>()
+    let result = try log.catchUp(recoverTail: recover) { operation in
+      replay.add(operation, decoder: content)
+    } commit: { (_) throws(LogError) in
+      try replay.commit(into: &content, path: path)
     }
     switch result {
     case .current:

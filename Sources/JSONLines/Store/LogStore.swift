@@ -213,40 +213,28 @@ public final class LogStore<Content: LogContent>: Sendable {
     path: String, context: Content.Context, recover: Bool, fileSystem: any FileSystem
   ) throws(LogError) -> (Log, Content, TailReport?) {
     var content: Content?
+    var replay = StreamedReplay<Content>()
     let (log, tail) = try Log.open(
       at: path, format: Content.format, supportedVersion: Content.version, recoverTail: recover,
       fileSystem: fileSystem
     ) { (header) throws(LogError) in
       content = Content(header: header, context: context)
-    } apply: { (transaction) throws(LogError) in
-      try replay(transaction, into: &content!, path: path)
+    } operation: { operation in
+      replay.add(operation, decoder: content!)
+    } commit: { (_) throws(LogError) in
+      try replay.commit(into: &content!, path: path)
     }
     return (log, content!, tail)
   }
 
+  /// Applies one committed transaction read whole (``StreamedReplay`` decodes its operations
+  /// on every core, then applies them in order, the first that does not decode stopping it).
   static func replay(
     _ transaction: Transaction, into content: inout Content, path: String
   ) throws(LogError) {
-    // Decoding needs only the content's context (``LogContent/change(from:line:)``): a large
-    // transaction's operations are decoded on every core, then applied in order, the first
-    // that does not decode stopping the replay as before.
-    let operations = transaction.operations
-    let changes: [Result<Content.Change, ModelError>]
-    do {
-      let decoder = content
-      changes = Parallel.map(count: operations.count) { index in
-        Result { () throws(ModelError) in
-          try decoder.change(from: operations[index].object, line: operations[index].line)
-        }
-      }
-    }
-    for index in operations.indices {
-      switch changes[index] {
-      case .success(let change): content.apply(change, at: operations[index].span)
-      case .failure(let error):
-        throw .damaged(path: path, line: operations[index].line, reason: error.message)
-      }
-    }
+    var replay = StreamedReplay<Content>()
+    for operation in transaction.operations { replay.add(operation, decoder: content) }
+    try replay.commit(into: &content, path: path)
   }
 }
 
