@@ -90,12 +90,14 @@ extension CloudFolder {
     }
     let device = content.deviceID
     var sequence = nextSequence(after: survey, device: device, content: content)
-    let chunks = Self.chunks(of: pending)
+    var chunks = SegmentChunks(of: pending)
     // An export of several segments is one unit (``Segment/Unit``), and so is one that goes
     // on with the unit an interrupted export left unfinished.
     var unit = survey.unfinishedUnit
-    let inUnit = unit != nil || chunks.count > 1
-    for (index, (versions, lines)) in chunks.enumerated() {
+    var chunk = chunks.next()
+    let inUnit = unit != nil || !chunks.isFinished
+    while let (versions, lines) = chunk {
+      let isLast = chunks.isFinished
       guard sequence <= CloudLimits.sequence else {
         throw .io(
           FileSystemError(
@@ -105,7 +107,7 @@ extension CloudFolder {
       let export = RecordID.make().rawValue
       if inUnit {
         unit = Segment.Unit(
-          id: unit?.id ?? export, part: (unit?.part ?? 0) + 1, isLast: index == chunks.count - 1)
+          id: unit?.id ?? export, part: (unit?.part ?? 0) + 1, isLast: isLast)
       }
       let segment = Segment(
         zone: zone, device: device, sequence: sequence, versions: versions, export: export,
@@ -148,6 +150,7 @@ extension CloudFolder {
       }
       report.versions += versions.count
       report.segments.append(relative)
+      chunk = chunks.next()
     }
     return report
   }
@@ -177,29 +180,5 @@ extension CloudFolder {
     let recorded = (content.exportedSegments + Array(content.exportIDs.values))
       .filter { $0.hasPrefix(own) }.compactMap(Self.sequence(of:))
     return max(survey.highestSequence, recorded.max() ?? 0) + 1
-  }
-
-  /// The pending versions, with their encoded lines, in groups whose segments stay below
-  /// ``CloudLimits/segmentBytes`` and hold at most ``CloudLimits/versionsPerSegment``.
-  static func chunks(of versions: [MirrorVersion]) -> [([MirrorVersion], [[UInt8]])] {
-    let budget = Int(CloudLimits.segmentBytes) - 1024
-    var chunks = [([MirrorVersion], [[UInt8]])]()
-    var current = ([MirrorVersion](), [[UInt8]]())
-    var size = 0
-    let lines = Parallel.map(count: versions.count) { index in Segment.line(of: versions[index]) }
-    for (version, line) in zip(versions, lines) {
-      if !current.0.isEmpty,
-        size + line.count + 1 > budget || current.0.count == CloudLimits.versionsPerSegment
-      {
-        chunks.append(current)
-        current = ([], [])
-        size = 0
-      }
-      current.0.append(version)
-      current.1.append(line)
-      size += line.count + 1
-    }
-    if !current.0.isEmpty { chunks.append(current) }
-    return chunks
   }
 }
