@@ -132,8 +132,9 @@ public final class Log {
   ///
   /// - Parameter operations: The transaction's operations; an empty list writes nothing.
   /// - Returns: Where each operation's line now is in the file.
-  /// - Throws: ``LogError/lineTooLong(path:length:limit:)`` before writing anything when a
-  ///   line would pass ``LogLimits/maximumLineLength``; ``LogError/io(_:)`` when the file
+  /// - Throws: ``LogError/lineTooLong(path:length:limit:)`` when a line would pass
+  ///   ``LogLimits/maximumLineLength``, before anything is committed (a large transaction is
+  ///   written a group of lines at a time: what its earlier groups wrote is cut off again); ``LogError/io(_:)`` when the file
   ///   system fails (nothing was committed); ``LogError/readOnly(_:)``.
   @discardableResult
   public func append(_ operations: [JSONObject]) throws(LogError) -> [LineSpan] {
@@ -153,52 +154,65 @@ public final class Log {
   {
     guard count > 0 else { return [] }
     let sequence = lastSequence + 1
-    var pieces = Log.encodeLines(count: count, sequence: sequence, operation: operation)
     var spans = [LineSpan]()
     spans.reserveCapacity(count)
-    var written = 0  // bytes of the transaction before the current piece
-    for piece in pieces {
-      var start = written
-      for length in piece.lengths {
-        guard length <= LogLimits.maximumLineLength else {  // before anything is written
-          throw .lineTooLong(path: path, length: length, limit: LogLimits.maximumLineLength)
-        }
-        spans.append(
-          LineSpan(
-            offset: committedEnd + Int64(start), length: length,
-            line: committedLines + spans.count + 1))
-        start += length + 1
-      }
-      written += piece.bytes.count
-    }
-    // The commit line ends the last piece; the pieces are written one after another, not
-    // copied into one buffer first (a first sync's pass writes 78 MB in one transaction).
-    let commitStart = written
-    Log.appendCommitLine(
-      sequence: sequence, count: count, to: &pieces[pieces.count - 1].bytes)
-    let total = pieces.reduce(0) { $0 + $1.bytes.count }
-    try prepareToWrite()
-    do throws(FileSystemError) {
-      let size = try fileSystem.identity(of: descriptor).size
-      guard size == committedEnd else {
-        throw FileSystemError(
-          operation: "append to", path: path, code: 0,
-          reason: "the file changed since it was read (\(size) bytes, expected \(committedEnd))")
-      }
-      var offset = committedEnd
+    // A group of lines is encoded (on every core), checked and written before the next is
+    // encoded: a transaction as large as the store (a first sync's pass writes 78 MB in one)
+    // holds one group's bytes, not all of them.
+    var offset = committedEnd
+    var commitStart: Int64 = 0
+    for first in stride(from: 0, to: count, by: Log.linesPerGroup) {
+      let range = first..<min(count, first + Log.linesPerGroup)
+      var pieces = Log.encodeLines(range, sequence: sequence, operation: operation)
+      var start = offset
       for piece in pieces {
-        try fileSystem.write(descriptor, piece.bytes, at: offset)
-        offset += Int64(piece.bytes.count)
+        for length in piece.lengths {
+          guard length <= LogLimits.maximumLineLength else {
+            // Nothing is committed: what earlier groups wrote is cut off again.
+            if offset > committedEnd { try withdraw() }
+            throw .lineTooLong(path: path, length: length, limit: LogLimits.maximumLineLength)
+          }
+          spans.append(
+            LineSpan(offset: start, length: length, line: committedLines + spans.count + 1))
+          start += Int64(length + 1)
+        }
       }
+      if range.upperBound == count {
+        // The commit line ends the last piece.
+        commitStart = start
+        Log.appendCommitLine(
+          sequence: sequence, count: count, to: &pieces[pieces.count - 1].bytes)
+      }
+      if offset == committedEnd { try prepareToWrite() }
+      do throws(FileSystemError) {
+        if offset == committedEnd {
+          let size = try fileSystem.identity(of: descriptor).size
+          guard size == committedEnd else {
+            throw FileSystemError(
+              operation: "append to", path: path, code: 0,
+              reason: "the file changed since it was read (\(size) bytes, expected \(committedEnd))"
+            )
+          }
+        }
+        for piece in pieces {
+          try fileSystem.write(descriptor, piece.bytes, at: offset)
+          offset += Int64(piece.bytes.count)
+        }
+      } catch {
+        cutBack(to: committedEnd)
+        throw .io(error.renamed(path))
+      }
+    }
+    do throws(FileSystemError) {
       try fileSystem.synchronize(descriptor)
     } catch {
       cutBack(to: committedEnd)
       throw .io(error.renamed(path))
     }
     lastCommit = LineSpan(
-      offset: committedEnd + Int64(commitStart), length: total - commitStart - 1,
+      offset: commitStart, length: Int(offset - commitStart) - 1,
       line: committedLines + count + 1)
-    committedEnd += Int64(total)
+    committedEnd = offset
     lastSequence = sequence
     committedLines += count + 1
     return spans
@@ -241,16 +255,33 @@ public final class Log {
     try? fileSystem.synchronize(descriptor)
   }
 
+  /// Cuts off what an append wrote before it found a line over the limit: nothing failed, so
+  /// once cut and synchronized the file is what it was (the log is trusted as it stands).
+  private func withdraw() throws(LogError) {
+    do throws(FileSystemError) {
+      try fileSystem.truncate(descriptor, to: committedEnd)
+      try fileSystem.synchronize(descriptor)
+    } catch {
+      needsReopening = true
+      throw .io(error.renamed(path))
+    }
+  }
+
+  /// How many lines one piece of ``encodeLines(_:sequence:operation:)`` holds.
+  static let linesPerPiece = 256
+  /// How many lines an append encodes before it writes them: a few pieces per core.
+  static let linesPerGroup = linesPerPiece * max(16, 8 * Parallel.processorCount)
+
   /// The framed lines of one transaction's operations, in order, as consecutive pieces (each
   /// the bytes of a run of lines and each line's length without its newline); a large
   /// transaction is encoded on every core (``Parallel``), with the same bytes.
   static func encodeLines(
-    count: Int, sequence: Int64, operation: @Sendable (Int) -> JSONObject
+    _ lines: Range<Int>, sequence: Int64, operation: @Sendable (Int) -> JSONObject
   ) -> [(bytes: [UInt8], lengths: [Int])] {
-    let linesPerPiece = 256
-    let pieceCount = (count + linesPerPiece - 1) / linesPerPiece
+    let pieceCount = (lines.count + linesPerPiece - 1) / linesPerPiece
     return Parallel.map(count: pieceCount, minimumChunk: 4) { piece in
-      let range = (piece * linesPerPiece)..<min(count, (piece + 1) * linesPerPiece)
+      let first = lines.lowerBound + piece * linesPerPiece
+      let range = first..<min(lines.upperBound, first + linesPerPiece)
       var bytes = [UInt8]()
       bytes.reserveCapacity(range.count * 256)
       var lengths = [Int]()
