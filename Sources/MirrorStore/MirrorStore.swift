@@ -122,7 +122,7 @@ public final class MirrorStore: Sendable {
   public func update<T, E: Error>(
     _ body: (MirrorContent, inout MirrorTransaction) throws(E) -> T
   ) throws(SaveError<LogStoreError, E>) -> T {
-    var checked = Set<VersionRef>()
+    var checked = [Int]()
     let saved = try file.update { content throws(E) in
       var transaction = MirrorTransaction(content: content)
       let result = try body(content, &transaction)
@@ -151,9 +151,10 @@ public struct MirrorTransaction: Sendable {
   private let content: MirrorContent
   /// Generations of the versions this transaction added, so later writes build on them.
   private var added: [VersionRef: Int64] = [:]
-  /// The versions added here whose hash and id this process computed from their snapshots
-  /// (``write(_:author:at:)``) or checked against them (``merge(_:identityChecked:)``).
-  private(set) var checkedIdentities = Set<VersionRef>()
+  /// Where in ``changes`` the versions added here are whose hash and id this process computed
+  /// from their snapshots (``write(_:author:at:)``) or checked against them
+  /// (``merge(_:identityChecked:)``).
+  private(set) var checkedIdentities = [Int]()
 
   init(content: MirrorContent) {
     self.content = content
@@ -226,7 +227,7 @@ public struct MirrorTransaction: Sendable {
       snapshot: snapshot, hash: hash, id: id, parents: parents, generation: generation,
       author: author, authoredAt: time)
     add(.addVersion(version, pending: true))
-    checkedIdentities.insert(version.ref)
+    checkedIdentities.append(changes.count - 1)
     return version
   }
 
@@ -239,7 +240,7 @@ public struct MirrorTransaction: Sendable {
   ///     reading a segment does): the next ``MirrorStore/verify(_:)`` then does not again.
   public mutating func merge(_ version: MirrorVersion, identityChecked: Bool = false) {
     add(.addVersion(version, pending: false))
-    if identityChecked { checkedIdentities.insert(version.ref) }
+    if identityChecked { checkedIdentities.append(changes.count - 1) }
   }
 
   /// Marks versions as exported in `segment`.

@@ -89,11 +89,12 @@ extension MirrorStore {
 }
 
 extension MirrorStore {
-  /// Notes the versions among `changes` whose ref is in `refs`, as saved (see
-  /// ``checkedIdentities``).
-  func noteCheckedIdentities(_ refs: Set<VersionRef>, in changes: [MirrorChange]) {
+  /// Notes the versions at `indexes` of `changes`, as saved (see ``checkedIdentities``).
+  func noteCheckedIdentities(_ indexes: [Int], in changes: [MirrorChange]) {
     checkedIdentities.withLock { checked in
-      for case .addVersion(let version, _) in changes where refs.contains(version.ref) {
+      checked.reserveCapacity(checked.count + indexes.count)
+      for index in indexes {
+        guard case .addVersion(let version, _) = changes[index] else { continue }
         checked[version.ref] = version
       }
     }
