@@ -120,7 +120,9 @@ extension CloudFolder {
       return plan.report
     }
     try save(mirror) { _, transaction in
-      for version in plan.merge.versions { transaction.merge(version) }
+      // Each was checked against its hash, and its id against its hash and parents, when
+      // its segment was read above (``Segment/read(_:schemas:keyring:)``).
+      for version in plan.merge.versions { transaction.merge(version, identityChecked: true) }
       for path in plan.read { transaction.markRead(segment: path) }
       for device in plan.peers.keys.sorted() { transaction.notePeer(plan.peers[device]!) }
       transaction.recordTransfer(.import, at: time)

@@ -10,14 +10,14 @@ public struct LocalTransaction: Sendable {
   /// The changes, in order.
   ///
   /// An inserted or replaced row's snapshot hash is computed here, for all of them at once on
-  /// every core (a second device's first pass inserts 100,000 rows): read it once, when the
-  /// transaction is complete.
+  /// every core (a second device's first pass inserts 100,000 rows), unless the caller gave
+  /// it: read it once, when the transaction is complete.
   public var changes: [LocalChange] {
     let recorded = self.recorded
     return Parallel.map(count: recorded.count) { index in
       switch recorded[index] {
       case .change(let change): change
-      case .row(let row, let record): .putRow(row, record, record.snapshotHash)
+      case .row(let row, let record, let hash): .putRow(row, record, hash ?? record.snapshotHash)
       }
     }
   }
@@ -25,7 +25,7 @@ public struct LocalTransaction: Sendable {
   private var recorded: [Recorded] = []
   private enum Recorded: Sendable {
     case change(LocalChange)
-    case row(RowID, Record)
+    case row(RowID, Record, SnapshotHash?)
   }
   private var nextRow: RowID
   private let schemas: SchemaRegistry
@@ -37,10 +37,18 @@ public struct LocalTransaction: Sendable {
 
   /// Adds a new row holding `record`.
   ///
+  /// - Parameters:
+  ///   - record: The record.
+  ///   - hash: Its snapshot hash when this process already computed it from a record with
+  ///     the same synced fields, or checked it against one (the reconciler passes the hash
+  ///     of the mirror version it copies, checked this run); `nil` to compute it here. The
+  ///     row is stored with this hash: never pass one read from disk unchecked.
   /// - Returns: The new row's id.
   /// - Throws: ``ModelError`` when the record's model is not registered with this store.
   @discardableResult
-  public mutating func insert(_ record: Record) throws(ModelError) -> RowID {
+  public mutating func insert(
+    _ record: Record, hash: SnapshotHash? = nil
+  ) throws(ModelError) -> RowID {
     try checkRegistered(record)
     guard RowID.isValid(nextRow.rawValue) else {
       throw ModelError(
@@ -49,16 +57,22 @@ public struct LocalTransaction: Sendable {
     }
     let row = nextRow
     nextRow = RowID(row.rawValue + 1)
-    recorded.append(.row(row, record))
+    recorded.append(.row(row, record, hash))
     return row
   }
 
   /// Replaces the record held by an existing row.
   ///
+  /// - Parameters:
+  ///   - row: The row.
+  ///   - record: Its new record.
+  ///   - hash: The record's snapshot hash, as ``insert(_:hash:)`` takes it; `nil` to compute it.
   /// - Throws: ``ModelError`` when the record's model is not registered with this store.
-  public mutating func replace(_ row: RowID, with record: Record) throws(ModelError) {
+  public mutating func replace(
+    _ row: RowID, with record: Record, hash: SnapshotHash? = nil
+  ) throws(ModelError) {
     try checkRegistered(record)
-    recorded.append(.row(row, record))
+    recorded.append(.row(row, record, hash))
   }
 
   /// Deletes a row explicitly: its tombstone first, then the row, in this one transaction.

@@ -31,6 +31,10 @@ public final class MirrorStore: Sendable {
   public let indexPolicy: IndexPolicy
   /// How many times this store's saves wrote the index.
   let savedIndexWrites = Mutex(0)
+  /// Versions this process saved whose hash and id it computed, or checked, from these very
+  /// snapshots in this run (``MirrorTransaction/checkedIdentities``), until the next
+  /// ``verify(_:)``: it checks only their records' models (see ``UntrustedVersion``).
+  let checkedIdentities = Mutex<[VersionRef: MirrorVersion]>([:])
 
   private init(
     file: LogStore<MirrorContent>, droppedTail: TailReport?, indexUse: IndexUse,
@@ -118,12 +122,15 @@ public final class MirrorStore: Sendable {
   public func update<T, E: Error>(
     _ body: (MirrorContent, inout MirrorTransaction) throws(E) -> T
   ) throws(SaveError<LogStoreError, E>) -> T {
+    var checked = [Int]()
     let saved = try file.update { content throws(E) in
       var transaction = MirrorTransaction(content: content)
       let result = try body(content, &transaction)
+      checked = transaction.checkedIdentities
       return (result, transaction.changes)
     }
     if !saved.changes.isEmpty {
+      if !checked.isEmpty { noteCheckedIdentities(checked, in: saved.changes) }
       compactFocusedIfDue()
       maintainIndexAfterSave()
     }
@@ -144,6 +151,10 @@ public struct MirrorTransaction: Sendable {
   private let content: MirrorContent
   /// Generations of the versions this transaction added, so later writes build on them.
   private var added: [VersionRef: Int64] = [:]
+  /// Where in ``changes`` the versions added here are whose hash and id this process computed
+  /// from their snapshots (``write(_:author:at:)``) or checked against them
+  /// (``merge(_:identityChecked:)``).
+  private(set) var checkedIdentities = [Int]()
 
   init(content: MirrorContent) {
     self.content = content
@@ -175,8 +186,25 @@ public struct MirrorTransaction: Sendable {
     _ writes: [(snapshot: Snapshot, parents: Set<VersionID>)], author: DeviceID,
     at time: Timestamp
   ) -> [MirrorVersion] {
+    write(writes.map { ($0.snapshot, $0.parents, nil) }, author: author, at: time)
+  }
+
+  /// Writes a new version of each snapshot, as ``write(_:author:at:)``
+  /// does, taking the snapshot hash given beside a snapshot instead of computing it again.
+  ///
+  /// - Parameter writes: Each snapshot, its parents, and its hash when this process already
+  ///   computed it from this snapshot's synced content, or checked it against that content
+  ///   (the reconciler passes a row's stored hash, which the pass checked against the row's
+  ///   record before writing anything); `nil` to compute it here. A wrong hash would make a
+  ///   version other devices reject: never pass one read from disk unchecked.
+  /// - Returns: The versions.
+  @discardableResult
+  public mutating func write(
+    _ writes: [(snapshot: Snapshot, parents: Set<VersionID>, hash: SnapshotHash?)],
+    author: DeviceID, at time: Timestamp
+  ) -> [MirrorVersion] {
     let identities = Parallel.map(count: writes.count) { index in
-      let hash = writes[index].snapshot.hash
+      let hash = writes[index].hash ?? writes[index].snapshot.hash
       return (hash, VersionID.derive(snapshot: hash, parents: writes[index].parents))
     }
     return zip(writes, identities).map { write, identity in
@@ -199,12 +227,20 @@ public struct MirrorTransaction: Sendable {
       snapshot: snapshot, hash: hash, id: id, parents: parents, generation: generation,
       author: author, authoredAt: time)
     add(.addVersion(version, pending: true))
+    checkedIdentities.append(changes.count - 1)
     return version
   }
 
   /// Merges a version that arrived from another device (not to be exported again).
-  public mutating func merge(_ version: MirrorVersion) {
+  ///
+  /// - Parameters:
+  ///   - version: The version.
+  ///   - identityChecked: Whether this process checked the version's hash against its
+  ///     snapshot and its id against its hash and parents, from the bytes it read (an import
+  ///     reading a segment does): the next ``MirrorStore/verify(_:)`` then does not again.
+  public mutating func merge(_ version: MirrorVersion, identityChecked: Bool = false) {
     add(.addVersion(version, pending: false))
+    if identityChecked { checkedIdentities.append(changes.count - 1) }
   }
 
   /// Marks versions as exported in `segment`.

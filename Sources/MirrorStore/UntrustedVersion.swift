@@ -1,5 +1,6 @@
 import StashBase
 public import StashModel
+import Synchronization
 
 /// A version of the mirror's own file that cannot be trusted: its content does not match its
 /// hash, its id does not derive from its hash and parents, or its record fails its model's
@@ -31,12 +32,21 @@ extension MirrorVersion {
   /// What makes this version untrustworthy, or `nil` when it is sound: content that does not
   /// match its hash, an id that does not derive from its hash and parents (format-1 versions
   /// excepted, whose id is their hash), or a record that fails its model's checks.
-  public var integrityProblem: String? {
+  public var integrityProblem: String? { identityProblem ?? modelProblem }
+
+  /// Content that does not match its hash, or an id that does not derive from its hash and
+  /// parents.
+  var identityProblem: String? {
     let actual = snapshot.hash
     if actual != hash { return "does not match its content (which hashes to '\(actual.short)')" }
     if !isLegacy && VersionID.derive(snapshot: hash, parents: parents) != id {
       return "has an id that does not derive from its content and parents"
     }
+    return nil
+  }
+
+  /// A record that fails its model's checks.
+  var modelProblem: String? {
     if let record = snapshot.record {
       do {
         try record.schema.validate(record)
@@ -53,14 +63,40 @@ extension MirrorStore {
   /// resolution).
   ///
   /// - Throws: ``UntrustedVersion`` for the first that cannot be trusted.
+  ///
+  /// A version this process saved since the last check, whose hash and id it computed from
+  /// that snapshot or checked against it (``MirrorTransaction/write(_:author:at:)``,
+  /// ``MirrorTransaction/merge(_:identityChecked:)``), and that the content still holds as
+  /// it was saved, has only its record checked against its model: hashing it again would
+  /// compute what this run computed from the same bytes. Every other version, including one
+  /// the content read from the file since, is checked whole. Each call starts the record of
+  /// such versions afresh.
   public func verify(_ versions: some Sequence<MirrorVersion>) throws(UntrustedVersion) {
     let versions = Array(versions)
+    let checked = checkedIdentities.withLock { checked in
+      defer { checked = [:] }
+      return checked
+    }
     let untrusted = Parallel.firstProblem(count: versions.count) { index in
-      versions[index].integrityProblem
+      let version = versions[index]
+      return checked[version.ref] == version ? version.modelProblem : version.integrityProblem
     }
     if let (index, problem) = untrusted {
       let version = versions[index]
       throw UntrustedVersion(path: path, version: version.id, key: version.key, problem: problem)
+    }
+  }
+}
+
+extension MirrorStore {
+  /// Notes the versions at `indexes` of `changes`, as saved (see ``checkedIdentities``).
+  func noteCheckedIdentities(_ indexes: [Int], in changes: [MirrorChange]) {
+    checkedIdentities.withLock { checked in
+      checked.reserveCapacity(checked.count + indexes.count)
+      for index in indexes {
+        guard case .addVersion(let version, _) = changes[index] else { continue }
+        checked[version.ref] = version
+      }
     }
   }
 }

@@ -95,8 +95,8 @@ public struct Reconciler: Sendable {
           do throws(SaveError<LogStoreError, Never>) {
             try mirror.update { _, transaction in
               transaction.write(
-                plan.mirrorWrites.map { ($0.snapshot, $0.parents) }, author: plan.device,
-                at: plan.now)
+                plan.mirrorWrites.map { ($0.snapshot, $0.parents, $0.hash) },
+                author: plan.device, at: plan.now)
             }
           } catch {
             throw .mirror(error.storeFailure)
@@ -122,6 +122,10 @@ struct Plan {
   struct MirrorWrite {
     let snapshot: Snapshot
     let parents: Set<VersionID>
+    /// The snapshot's hash when it is the local row's record: the row's stored hash, which
+    /// ``Reconciler/reconcile(keys:)`` checks against the record before anything is written,
+    /// so the mirror's write need not compute it again.
+    let hash: SnapshotHash?
   }
 
   let now: Timestamp
@@ -195,10 +199,29 @@ struct Plan {
       report.examined += 1
       report.rows[decision.row, default: 0] += 1
       for case .copyToMirror(let snapshot, let parents) in decision.effects {
-        mirrorWrites.append(MirrorWrite(snapshot: snapshot, parents: parents))
+        mirrorWrites.append(
+          MirrorWrite(
+            snapshot: snapshot, parents: parents, hash: Self.rowHash(of: snapshot, in: current)))
         report.copiedToMirror += 1
       }
     }
+  }
+
+  /// The stored hash of the one local row when `snapshot` is its record (the snapshot a
+  /// decision copies to the mirror for a local insert or edit), else `nil`.
+  static func rowHash(of snapshot: Snapshot, in situation: KeySituation) -> SnapshotHash? {
+    guard situation.localRows.count == 1, case .record(let record) = snapshot,
+      record == situation.localRows[0].record
+    else { return nil }
+    return situation.localRows[0].hash
+  }
+
+  /// The hash of a record a decision writes to the local store, when it is a leaf's of the
+  /// mirror: that leaf's hash, which ``Reconciler/reconcile(keys:)`` checks (or a check of
+  /// this run already did) before anything is written. The copy written keeps the receiving
+  /// row's device-local fields, which the hash leaves out.
+  static func leafHash(of record: Record, in situation: KeySituation) -> SnapshotHash? {
+    situation.mirror.leaves.first { $0.snapshot.record == record }?.hash
   }
 
   /// The mirror versions a decision read: the leaves, and every version of the record when
@@ -281,10 +304,11 @@ struct Plan {
           transaction.setCheckpoint(key, to: checkpoint)
         case .writeLocal(let record):
           let copy = record.copied(keepingDeviceLocalFieldsOf: row?.record)
+          let hash = Self.leafHash(of: record, in: situation)
           if let row {
-            try transaction.replace(row.row, with: copy)
+            try transaction.replace(row.row, with: copy, hash: hash)
           } else {
-            try transaction.insert(copy)
+            try transaction.insert(copy, hash: hash)
           }
           report.appliedLocally += 1
         case .removeLocalTombstone:

@@ -82,7 +82,10 @@ public struct Record: Hashable, Sendable, CustomStringConvertible {
     var copy = self
     let kept = receiver.flatMap { $0.schema == schema ? $0.values : nil }
     for (index, field) in schema.fields.enumerated() where field.isDeviceLocal {
-      copy.values[index] = kept?[index] ?? .none
+      // Only a value that changes is written: a copy whose device-local fields are already
+      // what they should be (most copies) shares its values instead of allocating its own.
+      let value = kept?[index] ?? .none
+      if copy.values[index] != value { copy.values[index] = value }
     }
     return copy
   }
