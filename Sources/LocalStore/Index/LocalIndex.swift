@@ -43,14 +43,17 @@ import StashModel
 struct LocalIndex: Sendable {
   /// The file name's suffix after the store's.
   static let suffix = ".index"
-  /// The kind: format 7, with the open conflicts' count and the status section. Format 6
-  /// (without them; `Fixtures/formats/index-6`), format 5 (the digest section, without the
+  /// The kind: format 8, whose status section lists the records changed since the sync that
+  /// wrote it (a save that writes the index again carries it forward). Format 7 (a status
+  /// section without them, dropped by every rewrite; `Fixtures/formats/index-7`), format 6
+  /// (without the open conflicts' count and the status section; `Fixtures/formats/index-6`),
+  /// format 5 (the digest section, without the
   /// field table; `Fixtures/formats/index-5`), format 4
   /// (the first in the one derived-file container, without the digest), format 3 (its own
   /// head), format 2 (rows only: no tombstones, checkpoints, conflicts or diagnostics) and
   /// format 1 (one checksum over the whole file, entries in row order, read in full by every
   /// lookup) are ignored.
-  static let kind = DerivedFile(tag: "stash.local.index", version: 7)
+  static let kind = DerivedFile(tag: "stash.local.index", version: 8)
   /// The bytes of one slot of the id table (an entry's offset).
   static let idSlot = 4
   /// The bytes of one slot of the name table (an entry's offset and which of its names).

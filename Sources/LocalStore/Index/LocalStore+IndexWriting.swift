@@ -150,9 +150,19 @@ extension LocalStore {
     let dropped = droppedIdentities(keyed)
     let step = max(1, index.entryCount / 14)
     var fits = true
+    // Whose the rows the content changed or never held were at the prefix (the status
+    // section carried forward needs every record the lines after it touched).
+    var priorKeys = [RowID: RecordKey]()
+    let unseen = content.unseenRows
     let whole = reader.forEachEntry { entry in
       if entry.kind == .row {
-        guard changed[RowID(entry.row)] == nil else { return }
+        let row = RowID(entry.row)
+        if changed[row] != nil || unseen.contains(row),
+          let text = String(validating: entry.id, as: UTF8.self), let id = RecordID(text)
+        {
+          priorKeys[row] = RecordKey(model: String(decoding: entry.model, as: UTF8.self), id: id)
+        }
+        guard changed[row] == nil else { return }
         if builder.count % step == 0 { anchors.append(entry.span) }
       } else if !keyed.isEmpty {
         if entry.kind == .checkpoint && keyed.checkpointsRebound { return }
@@ -172,8 +182,34 @@ extension LocalStore {
     return builder.encoded(
       storeID: log.header.storeID.rawValue, prefix: prefix, nextRow: content.nextRow.rawValue,
       liveChanges: index.liveChanges, settingsLine: settingsLine,
-      bindingLine: content.bindingLine ?? index.bindingLine, digest: digest,
+      bindingLine: content.bindingLine ?? index.bindingLine,
+      status: carriedStatus(reader, content: content, priorKeys: priorKeys, end: prefix.end),
+      digest: digest,
       declaration: declaration)
+  }
+
+  /// The status section of the index `reader` reads, carried forward to a new prefix ending
+  /// at `end` by a save of the focused `content` read from it: its end moved to `end`, and
+  /// the records the lines after the old prefix touched added to its stale records (so that
+  /// status reads those from the store, and the section and digest section for the rest).
+  /// `priorKeys` are the records the old index held in the rows the content changed or never
+  /// held (``LocalContent/unseenRows``). Empty (dropped) when there is none, it is older than
+  /// the old prefix, the lines bound the checkpoints again or touched a record that cannot be
+  /// known, or too many records would be stale (``StatusSection/maximumStale``): a wrong
+  /// status is worse than a slow one.
+  static func carriedStatus(
+    _ reader: IndexReader, content: LocalContent, priorKeys: [RowID: RecordKey], end: Int64
+  ) -> [UInt8] {
+    guard let bytes = reader.statusSection(), !bytes.isEmpty,
+      var section = StatusSection(decoding: bytes), section.end >= reader.index.prefix.end,
+      end >= section.end,
+      let touched = touchedKeys(in: content, requiringAll: true, priorKeys: priorKeys)
+    else { return [] }
+    let stale = touched.union(section.stale)
+    guard stale.count <= StatusSection.maximumStale else { return [] }
+    section.stale = stale.sorted()
+    section.end = end
+    return section.encoded() ?? []
   }
 
   /// The entry of a row whose line is at `span`, with the names its schema's lookup fields
