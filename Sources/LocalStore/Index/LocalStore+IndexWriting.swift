@@ -52,7 +52,9 @@ extension LocalStore {
         at: indexPath, fileSystem: file.fileSystemForRepairs,
         storeID: log.header.storeID.rawValue)
       return LocalStore.wholeIndex(
-        log: log, content: content, settingsLine: settingsLine, digest: digest
+        log: log, content: content, settingsLine: settingsLine, digest: digest,
+        history: LocalStore.wholeHistory(
+          log: log, at: indexPath, fileSystem: file.fileSystemForRepairs)
       ).map(IndexBuild.whole)
     }
     indexState.withLock { $0 = known }
@@ -144,6 +146,11 @@ extension LocalStore {
       reader.index.declaration == declaration, let digest = reader.digestSection()
     else { return nil }
     var builder = LocalIndex.Builder(capacity: index.entryCount + 64)
+    // The lines after the old prefix about each record, for the history section (none when
+    // the old index has none: the next whole read writes one).
+    var scan =
+      reader.index.hasHistory
+      ? HistoryScan.scan(log, after: (reader.index.prefix.end, reader.index.prefix.lines)) : nil
     var anchors = [LineSpan]()
     let changed = content.changedSinceIndex
     let keyed = content.keyedChangesSinceIndex
@@ -162,6 +169,7 @@ extension LocalStore {
         {
           priorKeys[row] = RecordKey(model: String(decoding: entry.model, as: UTF8.self), id: id)
         }
+        scan?.resolve(row: entry.row, to: LocalIndex.HistoryKey(model: entry.model, id: entry.id))
         guard changed[row] == nil else { return }
         if builder.count % step == 0 { anchors.append(entry.span) }
       } else if !keyed.isEmpty {
@@ -183,6 +191,7 @@ extension LocalStore {
       storeID: log.header.storeID.rawValue, prefix: prefix, nextRow: content.nextRow.rawValue,
       liveChanges: index.liveChanges, settingsLine: settingsLine,
       bindingLine: content.bindingLine ?? index.bindingLine,
+      history: scan?.section(carrying: reader),
       status: carriedStatus(reader, content: content, priorKeys: priorKeys, end: prefix.end),
       digest: digest,
       declaration: declaration)
@@ -233,7 +242,8 @@ extension LocalStore {
   /// prefix read now, under the store's lock, and the digest section carried forward); `nil`
   /// when a row's line is unknown or the file does not end with a commit.
   static func wholeIndex(
-    log: Log, content: LocalContent, settingsLine: LineSpan, digest: [UInt8]
+    log: Log, content: LocalContent, settingsLine: LineSpan, digest: [UInt8],
+    history: LocalIndex.HistorySection?
   ) -> WholeIndexInput? {
     // The same rows, in the same order, as ``WholeIndexInput/encoded()`` adds them.
     var anchors = [LineSpan]()
@@ -245,7 +255,31 @@ extension LocalStore {
     guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
     return WholeIndexInput(
       content: content, prefix: prefix, storeID: log.header.storeID.rawValue,
-      settingsLine: settingsLine, digest: digest)
+      settingsLine: settingsLine, digest: digest, history: history)
+  }
+
+  /// The history section of an index of the whole file `log`: the one of the index at `path`
+  /// carried forward with the lines after its prefix, when that index still describes the
+  /// file (same store, same file, its probes unchanged) and has one; else from a scan of the
+  /// whole file (the first index of a file). `nil` when the file cannot be read.
+  static func wholeHistory(log: Log, at path: String, fileSystem: any FileSystem)
+    -> LocalIndex.HistorySection?
+  {
+    if let reader = IndexReader(path: path, fileSystem: fileSystem),
+      reader.index.hasHistory, reader.index.storeID == log.header.storeID.rawValue,
+      log.isDescribed(by: reader.index.prefix),
+      var scan = HistoryScan.scan(log, after: (reader.index.prefix.end, reader.index.prefix.lines))
+    {
+      if !scan.unresolved.isEmpty {
+        let resolved = reader.forEachEntry { entry in
+          guard entry.kind == .row else { return }
+          scan.resolve(row: entry.row, to: LocalIndex.HistoryKey(model: entry.model, id: entry.id))
+        }
+        guard resolved else { return HistoryScan.scan(log, after: nil)?.section(carrying: nil) }
+      }
+      if let section = scan.section(carrying: reader) { return section }
+    }
+    return HistoryScan.scan(log, after: nil)?.section(carrying: nil)
   }
 }
 
@@ -265,6 +299,8 @@ struct WholeIndexInput: Sendable {
   let settingsLine: LineSpan
   /// The digest section carried forward (empty: none).
   let digest: [UInt8]
+  /// The history section (`nil`: none).
+  let history: LocalIndex.HistorySection?
 
   /// The index's bytes; `nil` when an entry does not fit the format.
   func encoded() -> [UInt8]? {
@@ -278,7 +314,7 @@ struct WholeIndexInput: Sendable {
     return builder.encoded(
       storeID: storeID, prefix: prefix, nextRow: content.nextRow.rawValue,
       liveChanges: Int64(content.liveChangeCount), settingsLine: settingsLine,
-      bindingLine: content.bindingLine, digest: digest,
+      bindingLine: content.bindingLine, history: history, digest: digest,
       declaration: LocalIndex.declaration(of: content.schemas))
   }
 }
