@@ -4,22 +4,32 @@ import StashFiles
 import StashModel
 
 extension LocalIndex {
-  /// A record as the history section names it: its model's and its id's bytes.
+  /// A record as the history section names it: the 64-bit FNV-1a hash of its model's bytes,
+  /// a zero byte and its id's bytes. Two records may share one (their lines then share a
+  /// history record): a reader keeps only the lines about the record it asked for, as the
+  /// search of the whole file does.
   struct HistoryKey: Hashable, Comparable, Sendable {
-    var model: [UInt8]
-    var id: [UInt8]
+    let hash: UInt64
 
-    /// By model, then id, bytewise (``LocalIndex/precedes(_:_:)``).
-    static func < (a: Self, b: Self) -> Bool {
-      LocalIndex.precedes((a.model, a.id), (b.model, b.id))
+    init(model: [UInt8], id: [UInt8]) {
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in model + [0] + id {
+        hash ^= UInt64(byte)
+        hash &*= 0x0000_0100_0000_01b3
+      }
+      self.hash = hash
     }
+
+    init(hash: UInt64) { self.hash = hash }
+
+    static func < (a: Self, b: Self) -> Bool { a.hash < b.hash }
   }
 
   /// The history section of an index being written: each record's lines, records in key
-  /// order, then their offsets (the history table).
+  /// (hash) order, then their offsets (the history table).
   ///
   /// ```
-  /// record = u8 len model  model  u8 len id  id  u32 count  (i64 offset  u32 length  i64 line)×count
+  /// record = u64 hash  u32 count  (i64 offset  u32 length  u32 line)×count
   /// ```
   struct HistorySection: Sendable {
     /// The records' bytes.
@@ -28,17 +38,22 @@ extension LocalIndex {
     private(set) var offsets: [UInt32] = []
     private var last: HistoryKey?
 
-    /// Appends a record's lines (in file order); `false` when it is out of key order, a key
-    /// is longer than 255 bytes, or the section would pass the 4 GiB its offsets can name.
+    /// Appends a record's lines (in file order); `false` when it is out of key order, a line
+    /// number passes 32 bits, or the section would pass the 4 GiB its offsets can name.
     mutating func append(_ key: HistoryKey, _ spans: [LineSpan]) -> Bool {
-      guard key.model.count <= 255, key.id.count <= 255, last.map({ $0 < key }) ?? true,
-        let offset = UInt32(exactly: records.count), let count = UInt32(exactly: spans.count)
+      guard last.map({ $0 < key }) ?? true, let offset = UInt32(exactly: records.count),
+        let count = UInt32(exactly: spans.count)
       else { return false }
       var writer = ByteWriter()
-      writer.bytes(key.model, width: 1)
-      writer.bytes(key.id, width: 1)
+      writer.integer(key.hash)
       writer.integer(count)
-      for span in spans { writer.span(span) }
+      for span in spans {
+        guard let length = UInt32(exactly: span.length), let line = UInt32(exactly: span.line)
+        else { return false }
+        writer.integer(span.offset)
+        writer.integer(length)
+        writer.integer(line)
+      }
       records += writer.output
       offsets.append(offset)
       last = key
@@ -47,7 +62,7 @@ extension LocalIndex {
   }
 
   /// The bytes of one line in a history record (offset, length, line number).
-  static let historySpanLength = 20
+  static let historySpanLength = 16
 }
 
 /// The lines after a prefix (or of a whole file) about each record, as a scan of the store
@@ -169,18 +184,14 @@ extension IndexReader {
   )? {
     let region = index.historyStart..<index.historyTableStart
     var position = region.lowerBound + offset
-    guard let modelLength = bytes(at: position, count: 1, in: region)?.first,
-      let model = bytes(at: position + 1, count: Int(modelLength), in: region)
-    else { return nil }
-    position += 1 + Int(modelLength)
-    guard let idLength = bytes(at: position, count: 1, in: region)?.first,
-      let id = bytes(at: position + 1, count: Int(idLength), in: region),
-      let countBytes = bytes(at: position + 1 + Int(idLength), count: 4, in: region)
-    else { return nil }
-    position += 1 + Int(idLength) + 4
-    let count = countBytes.withUnsafeBytes {
-      Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)))
+    guard let head = bytes(at: position, count: 12, in: region) else { return nil }
+    let (hash, count) = head.withUnsafeBytes {
+      (
+        UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)),
+        Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+      )
     }
+    position += 12
     guard count <= index.historyLength,
       let raw = bytes(at: position, count: count * LocalIndex.historySpanLength, in: region)
     else { return nil }
@@ -189,19 +200,21 @@ extension IndexReader {
       var spans = [LineSpan]()
       spans.reserveCapacity(count)
       for _ in 0..<count {
-        guard let span = reader.span() else { return nil }
-        spans.append(span)
+        guard let offset: Int64 = reader.integer(), let length: UInt32 = reader.integer(),
+          let line: UInt32 = reader.integer()
+        else { return nil }
+        spans.append(LineSpan(offset: offset, length: Int(length), line: Int(line)))
       }
       return spans
     }
     guard let spans else { return nil }
     position += count * LocalIndex.historySpanLength
-    return (LocalIndex.HistoryKey(model: model, id: id), spans, position - region.lowerBound)
+    return (LocalIndex.HistoryKey(hash: hash), spans, position - region.lowerBound)
   }
 
   /// The lines of the prefix about the record `model` and `id`, in file order (none when
-  /// the history section lists none); `nil` when the index has no history section or a block
-  /// fails its check.
+  /// the history section lists none; lines of another record whose key has the same hash
+  /// too); `nil` when the index has no history section or a block fails its check.
   func historyLines(model: [UInt8], id: [UInt8]) -> [LineSpan]? {
     guard index.hasHistory else { return nil }
     let target = LocalIndex.HistoryKey(model: model, id: id)
