@@ -2,6 +2,7 @@ public import JSONLines
 import StashBase
 public import StashFiles
 public import StashModel
+import Synchronization
 
 /// One committed change to a record in the local store's log.
 public struct LocalHistoryEntry: Sendable {
@@ -46,9 +47,13 @@ extension LocalStore {
   }
 
   /// What the store file's log holds of `key` (``LocalRecordLog``), read without changing
-  /// the file: the committed part as this store read it is searched for the lines that hold
-  /// the record's id (or remove a row), and only those are read, checked and decoded, so the
-  /// cost is a pass over the bytes, not a decoding of every line.
+  /// the file. For a store opened from its index (``Focus``), whose index has a history
+  /// section: the lines of the prefix the section lists for `key`, then the lines after the
+  /// prefix that hold the record's id (or remove a row), so the cost is that of the record and
+  /// of the file's tail, not of the file. Otherwise (or when the index fails a check, or a
+  /// line is not where it says) the committed part as this store read it is searched for those
+  /// lines, and only those are read, checked and decoded: a pass over the bytes, not a
+  /// decoding of every line. Both give the same log.
   ///
   /// - Throws: ``LogError`` when the file cannot be read, or a line found is damaged.
   public func log(
@@ -57,8 +62,19 @@ extension LocalStore {
     let proof = try lock.acquire()
     defer { lock.release(proof) }
     let schemas = self.schemas
+    let loaded = indexState.withLock { $0.loaded }
+    let reader = loaded.flatMap {
+      index -> IndexReader? in
+      guard let reader = IndexReader(path: indexPath, fileSystem: file.fileSystemForRepairs),
+        reader.index.headChecksum == index.headChecksum, reader.index.hasHistory
+      else { return nil }
+      return reader
+    }
     let searched = file.withLog { log, _ -> Result<LocalRecordLog, LogError> in
       do throws(LogError) {
+        if let reader, let found = try Self.indexedSearch(log, reader, for: key, schemas: schemas) {
+          return .success(found)
+        }
         return .success(try Self.search(log, for: key, schemas: schemas))
       } catch {
         return .failure(error)
@@ -68,20 +84,56 @@ extension LocalStore {
     return try searched.get()
   }
 
-  /// ``log(of:fileSystem:)`` over an open log.
+  /// ``log(of:fileSystem:)`` over an open log, searching all of it.
   private static func search(
     _ log: Log, for key: RecordKey, schemas: SchemaRegistry
+  ) throws(LogError) -> LocalRecordLog {
+    var candidates = [(span: LineSpan, sequence: Int64)]()
+    try log.lines(holdingAnyOf: needles(of: key)) { span, text in
+      candidates.append((span, transaction(of: text)))
+    }
+    return try decide(candidates, in: log, for: key, schemas: schemas)
+  }
+
+  /// The lines that may be about `key`: those holding its id, and the removals of rows.
+  private static func needles(of key: RecordKey) -> [[UInt8]] {
+    [Array(key.id.rawValue.utf8), Array(#""remove""#.utf8)]
+  }
+
+  /// ``log(of:fileSystem:)`` over an open log through the index `reader` reads (the one the
+  /// store was opened from, with a history section): the lines it lists for `key`, then the
+  /// lines after its prefix that may be about it; `nil` when a block of the index fails its
+  /// check or a line it lists is not an operation line of this file.
+  private static func indexedSearch(
+    _ log: Log, _ reader: IndexReader, for key: RecordKey, schemas: SchemaRegistry
+  ) throws(LogError) -> LocalRecordLog? {
+    guard
+      let spans = reader.historyLines(
+        model: Array(key.model.utf8), id: Array(key.id.rawValue.utf8))
+    else { return nil }
+    var candidates = [(span: LineSpan, sequence: Int64)]()
+    for span in spans {
+      guard let (sequence, _) = log.sequencedOperation(at: span) else { return nil }
+      candidates.append((span, sequence))
+    }
+    let prefix = reader.index.prefix
+    try log.lines(holdingAnyOf: needles(of: key), after: (prefix.end, prefix.lines)) {
+      span, text in
+      candidates.append((span, transaction(of: text)))
+    }
+    return try decide(candidates, in: log, for: key, schemas: schemas)
+  }
+
+  /// The log of `key` from the lines that may be about it (`candidates`, in file order).
+  private static func decide(
+    _ candidates: [(span: LineSpan, sequence: Int64)], in log: Log, for key: RecordKey,
+    schemas: SchemaRegistry
   ) throws(LogError) -> LocalRecordLog {
     var found = LocalRecordLog()
     var conflicts = [ConflictID: SyncConflict]()
     var rows = Set<Int64>()
     let model = JSONValue.string(key.model)
     let id = JSONValue.string(key.id.rawValue)
-    var candidates = [(span: LineSpan, sequence: Int64)]()
-    try log.lines(holdingAnyOf: [Array(key.id.rawValue.utf8), Array(#""remove""#.utf8)]) {
-      span, text in
-      candidates.append((span, transaction(of: text)))
-    }
     for (span, sequence) in candidates {
       guard let object = log.operation(at: span) else {
         throw .damaged(

@@ -19,7 +19,8 @@ extension DeviceFolder {
   /// This folder as `sync status` reads it at the cost of a one-record command: for a folder
   /// opened with a focus (``SyncFolder/Options/focus(on:)``, `[]`: the settings only), the
   /// local store opened again from its index for the records its lines after the index's
-  /// prefix touched, with what status shows of the rest from the index's status and digest
+  /// prefix touched and those its status section says changed since the sync that wrote it
+  /// (``LocalStore/keysForIndexedStatus()``), with what status shows of the rest from the index's status and digest
   /// sections, and the mirror through its index (``SyncFolder/openMirrorForStatus()``). When
   /// the index cannot say (missing, damaged, without a status section or with one older than
   /// its prefix, checkpoints bound to another mirror than the one open), or this folder was
@@ -30,8 +31,7 @@ extension DeviceFolder {
   /// - Throws: ``StashError`` when the folder cannot be opened again.
   public func openedForStatus() throws(StashError) -> DeviceFolder {
     guard let local, !local.content.isComplete else { return self }
-    if let indexed = try indexedStatusFolder(keys: local.touchedKeysSinceIndex(requiringAll: false))
-    {
+    if let indexed = try indexedStatusFolder(keys: local.keysForIndexedStatus()) {
       return indexed
     }
     var options = folder.options

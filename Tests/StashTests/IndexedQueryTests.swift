@@ -1,11 +1,12 @@
 import Foundation
-import LocalStore
 import Stash
 import StashFiles
 import StashModel
 import StashTestSupport
 import Synchronization
 import Testing
+
+@testable import LocalStore
 
 /// Queries on a folder opened for a few records answer from the field table of the index
 /// beside the store (issue 24, item 4): the same records a folder read whole gives, reading
@@ -323,10 +324,13 @@ import Testing
       #expect(again.local?.content.isComplete == false)
       #expect(try again.records(Self.fightRounds(4)) == expected)
 
-      // One byte changed in the body's last block (the field table): its check fails when
-      // the query reads it, after a focused open that never did.
+      // One byte changed in the middle of the field table (the body is the file's end): its
+      // block's check fails when the query's binary search reads it, after a focused open
+      // that never did.
       var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: indexPath)))
-      bytes[bytes.count - 3] ^= 0x40
+      let head = try #require(LocalStore.readIndex(at: indexPath, fileSystem: POSIXFileSystem()))
+      let middle = head.fieldTableStart + head.fieldCount / 2 * LocalIndex.fieldSlot
+      bytes[bytes.count - head.bodyLength + middle] ^= 0x40
       try Data(bytes).write(to: URL(fileURLWithPath: indexPath))
       let damaged = try Self.open(path, focused: true)
       #expect(damaged.local?.content.isComplete == false)

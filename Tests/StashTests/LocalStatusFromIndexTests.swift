@@ -108,6 +108,55 @@ import Testing
     }
   }
 
+  /// A save that writes the index again (256 KiB of log past its prefix) carries the status
+  /// section forward, with the records the lines it now covers touched: status still reads a
+  /// few lines of the store, and still says what the whole store says.
+  @Test func theStatusSectionSurvivesASaveThatWritesTheIndexAgain() throws {
+    try withTemporaryFolder { folder in
+      let house = try Household(folder)
+      try house.open(house.a).folder.enableSync(cloud: house.cloud.path)
+      let a = try Self.open(house, house.a)
+      for number in 0..<1200 {
+        try a.addItem(Item(name: "Tube \(number)", quantity: 4, createdAt: epoch))
+      }
+      try house.sync(house.a)
+      let index = URL(fileURLWithPath: house.a.path + "/default.store.index")
+      let synced = try Data(contentsOf: index)
+      // Edits of a few records, as a one-record command saves them, until one save writes
+      // the index again (the standard policy: 256 KiB of log past its prefix).
+      var options = house.options(house.a.lastPathComponent)
+      options.index = LocalStore.IndexPolicy(minimumRows: 1)
+      let notes = String(repeating: "a long note ", count: 120)
+      var edits = 0
+      while try Data(contentsOf: index) == synced, edits < 400 {
+        options.focus = LocalStore.Focus([.init(model: "item", text: "Tube \(edits % 5)")])
+        try DeviceFolder.open(at: house.a.path, options: options).editItem(
+          "Tube \(edits % 5)"
+        ) { $0.notes = notes + "\(edits)" }
+        edits += 1
+      }
+      #expect(edits > 100 && edits < 400, "\(edits) edits")
+      _ = try Self.open(house, house.a).consume("Tube 7")
+      let files = CountingFileSystem()
+      var counted = house.options(house.a.lastPathComponent, focus: [])
+      counted.index = IndexedOpenTests.once
+      counted.access = .reading
+      counted.fileSystem = files
+      let device = try DeviceFolder.open(at: house.a.path, options: counted).openedForStatus()
+      device.folder.openMirrorForStatus()
+      #expect(device.folder.content?.isComplete == false)
+      #expect(device.folder.indexedLocalStatus.withLock { $0 != nil })
+      let store = files.reads(ofFileEndingWith: "/default.store")
+      let size = try #require(
+        try FileManager.default.attributesOfItem(atPath: house.a.path + "/default.store")[.size]
+          as? Int)
+      #expect(store.bytes * 20 < size, "read \(store.bytes) of \(size) bytes")
+      try Self.expectSameStatus(house, house.a, fromIndex: true)
+      let pending = device.syncOverview().pendingRecords
+      #expect(pending.count == 6, "\(pending)")
+    }
+  }
+
   @Test func aMissingOrDamagedIndexReadsTheStoreWholeAndSaysTheSame() throws {
     try withTemporaryFolder { folder in
       let (house, _) = try StatusFromIndexTests.makeHousehold(folder)

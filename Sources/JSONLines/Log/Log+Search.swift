@@ -1,3 +1,4 @@
+public import StashBase
 import StashFiles
 
 #if canImport(Glibc)
@@ -14,19 +15,24 @@ extension Log {
   /// decoding nothing: where a one-record command finds that record's lines (each then read
   /// and checked with ``operation(at:)``).
   ///
-  /// - Parameter found: Receives the line's place and its bytes (without the newline).
+  /// - Parameters:
+  ///   - start: Where to start instead of the file's start: the end of a committed prefix
+  ///     and its count of lines (``LogPrefix/end`` and ``LogPrefix/lines``, the header
+  ///     included), so that only the lines after it are searched.
+  ///   - found: Receives the line's place and its bytes (without the newline).
   /// - Throws: ``LogError/io(_:)`` when the file cannot be read.
   public func lines(
-    holdingAnyOf needles: [[UInt8]], _ found: (LineSpan, UnsafeRawBufferPointer) -> Void
+    holdingAnyOf needles: [[UInt8]], after start: (end: Int64, lines: Int)? = nil,
+    _ found: (LineSpan, UnsafeRawBufferPointer) -> Void
   ) throws(LogError) {
     let chunk = 1 << 20
     // One buffer, reused: the part of a line carried from the last chunk, then the next
     // chunk read into it (no array and no fresh pages per mebibyte).
     var carry = [UInt8](repeating: 0, count: 2 * chunk)
     var carried = 0
-    var offset: Int64 = 0  // the file offset of carry's first byte
-    var line = 0
-    var position: Int64 = 0
+    var offset: Int64 = start?.end ?? 0  // the file offset of carry's first byte
+    var line = start?.lines ?? 0
+    var position: Int64 = offset
     while position < committedEnd {
       let count = Int(min(Int64(chunk), committedEnd - position))
       if carry.count < carried + count {
@@ -83,6 +89,40 @@ extension Log {
         }
       }
       offset += Int64(consumed)
+    }
+  }
+
+  /// ``operation(at:)`` with the number of the transaction the line belongs to.
+  ///
+  /// - Parameter span: Where the line is (from an index).
+  public func sequencedOperation(at span: LineSpan) -> (sequence: Int64, operation: JSONObject)? {
+    guard span.offset + Int64(span.length) < committedEnd,
+      let bytes = try? readLine(span),
+      case .success(let object) = bytes.withUnsafeBytes({ LineFraming.decode($0) }),
+      case .integer(let sequence)? = object["tx"], sequence >= 1, sequence <= lastSequence,
+      case .object(let operation)? = object["op"]
+    else { return nil }
+    return (sequence, operation)
+  }
+
+  /// The operation a committed line's bytes hold (as ``lines(holdingAnyOf:after:_:)`` hands
+  /// them over), its checksum and framing checked; `nil` when they are not an operation line.
+  public func operation(inLine text: UnsafeRawBufferPointer) -> JSONObject? {
+    guard case .success(let object) = LineFraming.decode(text),
+      case .integer(let sequence)? = object["tx"], sequence >= 1, sequence <= lastSequence,
+      case .object(let operation)? = object["op"]
+    else { return nil }
+    return operation
+  }
+
+  /// Whether `prefix` still describes this log's file: the same file (device and inode), at
+  /// least as long, and each probe line's bytes as recorded.
+  public func isDescribed(by prefix: LogPrefix) -> Bool {
+    guard prefix.device == identity.device, prefix.inode == identity.inode,
+      prefix.end <= committedEnd
+    else { return false }
+    return prefix.probes.allSatisfy { probe in
+      (try? readLine(probe.span)).map { CRC32.checksum($0) == probe.checksum } ?? false
     }
   }
 

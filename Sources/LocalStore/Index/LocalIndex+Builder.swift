@@ -32,13 +32,14 @@ extension LocalIndex {
       return true
     }
 
-    /// The file's bytes, with this head, the digest section `digest` carries forward and the
-    /// field table's `declaration` (``LocalIndex/declaration(of:)``), without a status section
-    /// (one describes the file where a sync read it, which a new prefix may have passed);
-    /// `nil` when the entries are malformed.
+    /// The file's bytes, with this head, the history section `history` (`nil`: none), the
+    /// digest section `digest` carries forward, the status section `status` (empty: none; one carried forward must describe the file at
+    /// `prefix`, ``StatusSection``) and the field table's `declaration`
+    /// (``LocalIndex/declaration(of:)``); `nil` when the entries are malformed.
     func encoded(
       storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
-      settingsLine: LineSpan, bindingLine: LineSpan?, digest: [UInt8], declaration: UInt32
+      settingsLine: LineSpan, bindingLine: LineSpan?, history: HistorySection?,
+      status: [UInt8] = [], digest: [UInt8], declaration: UInt32
     ) -> [UInt8]? {
       var body = entries
       typealias Slot = (offset: UInt32, number: UInt8)
@@ -94,13 +95,20 @@ extension LocalIndex {
         body.integer(slot.offset)
         body.integer(slot.number)
       }
+      if let history {
+        body.output += history.records
+        for offset in history.offsets { body.integer(offset) }
+      }
+      body.output += status
       body.output += digest
       let index = LocalIndex(
         storeID: storeID, prefix: prefix, nextRow: nextRow, liveChanges: liveChanges,
         settingsLine: settingsLine, bindingLine: bindingLine, entryCount: ids.count,
         entriesLength: entries.output.count, nameCount: sorted.names.count,
         keyedCount: keyed.count, digestLength: digest.count, fieldCount: sorted.fields.count,
-        declaration: declaration, openConflicts: conflicts)
+        declaration: declaration, openConflicts: conflicts, statusLength: status.count,
+        hasHistory: history != nil, historyCount: history?.offsets.count ?? 0,
+        historyLength: history?.records.count ?? 0)
       return index.encoded(body: body.output)
     }
   }

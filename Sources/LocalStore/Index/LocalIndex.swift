@@ -26,8 +26,15 @@ import StashModel
 /// per tombstone, checkpoint, open conflict and diagnostic: kind, line, its record's model
 /// and id, and the conflict's id or the diagnostic's store), then the row entries' offsets
 /// sorted by model and id, then (offset, name number) pairs sorted by model and name, then
-/// the other entries' offsets sorted by model and id, then the field table, then the status
-/// section, then the digest section.
+/// the other entries' offsets sorted by model and id, then the field table, then the history
+/// section, then the status section, then the digest section.
+///
+/// The history section is what `history ITEM` reads (``LocalStore/log(of:fileSystem:)``):
+/// for each record, every line of the prefix about it (each version of its rows, their
+/// removals, its tombstones, its conflicts in every state), by model and id, so that it reads
+/// those lines and the file after the prefix, not the file. A rewrite carries it forward
+/// from the index it replaces with the lines after that one's prefix (a whole-file scan only
+/// when there is no such index: the first index of a file).
 ///
 /// The field table is what a query over a schema's indexed fields (``Schema/indexedIndices``)
 /// reads: one slot per indexed field of each row entry (which holds the field's position and
@@ -43,14 +50,19 @@ import StashModel
 struct LocalIndex: Sendable {
   /// The file name's suffix after the store's.
   static let suffix = ".index"
-  /// The kind: format 7, with the open conflicts' count and the status section. Format 6
-  /// (without them; `Fixtures/formats/index-6`), format 5 (the digest section, without the
+  /// The kind: format 8, with the history section, and a status section that lists the
+  /// records changed since the sync that wrote it (a save that writes the index again carries
+  /// it forward). Format 7 (a status
+  /// section without them, dropped by every rewrite, and no history section;
+  /// `Fixtures/formats/index-7`), format 6
+  /// (without the open conflicts' count and the status section; `Fixtures/formats/index-6`),
+  /// format 5 (the digest section, without the
   /// field table; `Fixtures/formats/index-5`), format 4
   /// (the first in the one derived-file container, without the digest), format 3 (its own
   /// head), format 2 (rows only: no tombstones, checkpoints, conflicts or diagnostics) and
   /// format 1 (one checksum over the whole file, entries in row order, read in full by every
   /// lookup) are ignored.
-  static let kind = DerivedFile(tag: "stash.local.index", version: 7)
+  static let kind = DerivedFile(tag: "stash.local.index", version: 8)
   /// The bytes of one slot of the id table (an entry's offset).
   static let idSlot = 4
   /// The bytes of one slot of the name table (an entry's offset and which of its names).
@@ -87,6 +99,13 @@ struct LocalIndex: Sendable {
   var openConflicts: Int = 0
   /// The byte length of the status section (before the digest section; 0 when there is none).
   var statusLength: Int = 0
+  /// Whether the history section lists every line of the prefix about each record (`false`:
+  /// there is none, and `history` reads the store file).
+  var hasHistory = false
+  /// How many records the history section lists (the history table's slots).
+  var historyCount: Int = 0
+  /// The byte length of the history section's records.
+  var historyLength: Int = 0
   /// The head's checksum: two heads with equal checksums and prefixes describe one file.
   var headChecksum: UInt32 = 0
 
@@ -144,8 +163,12 @@ struct LocalIndex: Sendable {
   var keyTableStart: Int { nameTableStart + nameCount * Self.nameSlot }
   /// Where the field table starts in the body.
   var fieldTableStart: Int { keyTableStart + keyedCount * Self.idSlot }
+  /// Where the history section's records start in the body.
+  var historyStart: Int { fieldTableStart + fieldCount * Self.fieldSlot }
+  /// Where the history table (the records' offsets, by model and id) starts in the body.
+  var historyTableStart: Int { historyStart + historyLength }
   /// Where the status section starts in the body.
-  var statusStart: Int { fieldTableStart + fieldCount * Self.fieldSlot }
+  var statusStart: Int { historyTableStart + historyCount * Self.idSlot }
   /// Where the digest section starts in the body.
   var digestStart: Int { statusStart + statusLength }
   /// The body's length.
@@ -234,6 +257,9 @@ struct LocalIndex: Sendable {
     head.integer(declaration)
     head.integer(UInt64(openConflicts))
     head.integer(UInt64(statusLength))
+    head.integer(UInt8(hasHistory ? 1 : 0))
+    head.integer(UInt64(historyCount))
+    head.integer(UInt64(historyLength))
     return head.output
   }
 
@@ -278,9 +304,11 @@ struct LocalIndex: Sendable {
         let keyedCount: UInt64 = reader.integer(), let digestLength: UInt64 = reader.integer(),
         let fieldCount: UInt64 = reader.integer(), let declaration: UInt32 = reader.integer(),
         let openConflicts: UInt64 = reader.integer(), let statusLength: UInt64 = reader.integer(),
+        let hasHistory: UInt8 = reader.integer(), hasHistory <= 1,
+        let historyCount: UInt64 = reader.integer(), let historyLength: UInt64 = reader.integer(),
         entryCount <= limit, entriesLength <= limit, nameCount <= limit, keyedCount <= limit,
         digestLength <= limit, fieldCount <= limit, openConflicts <= limit,
-        statusLength <= limit, reader.isAtEnd
+        statusLength <= limit, historyCount <= limit, historyLength <= limit, reader.isAtEnd
       else { return nil }
       return LocalIndex(
         storeID: storeID, prefix: prefix, nextRow: nextRow, liveChanges: liveChanges,
@@ -288,7 +316,8 @@ struct LocalIndex: Sendable {
         entriesLength: Int(entriesLength), nameCount: Int(nameCount),
         keyedCount: Int(keyedCount), digestLength: Int(digestLength),
         fieldCount: Int(fieldCount), declaration: declaration, openConflicts: Int(openConflicts),
-        statusLength: Int(statusLength))
+        statusLength: Int(statusLength), hasHistory: hasHistory == 1,
+        historyCount: Int(historyCount), historyLength: Int(historyLength))
     }
     guard var parsed, parsed.bodyLength == bodyLength else { return nil }
     parsed.headChecksum = checksum
@@ -310,7 +339,8 @@ struct LocalIndex: Sendable {
     storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
     settingsLine: LineSpan, bindingLine: LineSpan?, entryCount: Int, entriesLength: Int,
     nameCount: Int, keyedCount: Int, digestLength: Int, fieldCount: Int, declaration: UInt32,
-    openConflicts: Int = 0, statusLength: Int = 0
+    openConflicts: Int = 0, statusLength: Int = 0, hasHistory: Bool = false,
+    historyCount: Int = 0, historyLength: Int = 0
   ) {
     self.storeID = storeID
     self.prefix = prefix
@@ -327,5 +357,8 @@ struct LocalIndex: Sendable {
     self.declaration = declaration
     self.openConflicts = openConflicts
     self.statusLength = statusLength
+    self.hasHistory = hasHistory
+    self.historyCount = historyCount
+    self.historyLength = historyLength
   }
 }

@@ -52,7 +52,9 @@ extension LocalStore {
         at: indexPath, fileSystem: file.fileSystemForRepairs,
         storeID: log.header.storeID.rawValue)
       return LocalStore.wholeIndex(
-        log: log, content: content, settingsLine: settingsLine, digest: digest
+        log: log, content: content, settingsLine: settingsLine, digest: digest,
+        history: LocalStore.wholeHistory(
+          log: log, at: indexPath, fileSystem: file.fileSystemForRepairs)
       ).map(IndexBuild.whole)
     }
     indexState.withLock { $0 = known }
@@ -144,15 +146,31 @@ extension LocalStore {
       reader.index.declaration == declaration, let digest = reader.digestSection()
     else { return nil }
     var builder = LocalIndex.Builder(capacity: index.entryCount + 64)
+    // The lines after the old prefix about each record, for the history section (none when
+    // the old index has none: the next whole read writes one).
+    var scan =
+      reader.index.hasHistory
+      ? HistoryScan.scan(log, after: (reader.index.prefix.end, reader.index.prefix.lines)) : nil
     var anchors = [LineSpan]()
     let changed = content.changedSinceIndex
     let keyed = content.keyedChangesSinceIndex
     let dropped = droppedIdentities(keyed)
     let step = max(1, index.entryCount / 14)
     var fits = true
+    // Whose the rows the content changed or never held were at the prefix (the status
+    // section carried forward needs every record the lines after it touched).
+    var priorKeys = [RowID: RecordKey]()
+    let unseen = content.unseenRows
     let whole = reader.forEachEntry { entry in
       if entry.kind == .row {
-        guard changed[RowID(entry.row)] == nil else { return }
+        let row = RowID(entry.row)
+        if changed[row] != nil || unseen.contains(row),
+          let text = String(validating: entry.id, as: UTF8.self), let id = RecordID(text)
+        {
+          priorKeys[row] = RecordKey(model: String(decoding: entry.model, as: UTF8.self), id: id)
+        }
+        scan?.resolve(row: entry.row, to: LocalIndex.HistoryKey(model: entry.model, id: entry.id))
+        guard changed[row] == nil else { return }
         if builder.count % step == 0 { anchors.append(entry.span) }
       } else if !keyed.isEmpty {
         if entry.kind == .checkpoint && keyed.checkpointsRebound { return }
@@ -172,8 +190,35 @@ extension LocalStore {
     return builder.encoded(
       storeID: log.header.storeID.rawValue, prefix: prefix, nextRow: content.nextRow.rawValue,
       liveChanges: index.liveChanges, settingsLine: settingsLine,
-      bindingLine: content.bindingLine ?? index.bindingLine, digest: digest,
+      bindingLine: content.bindingLine ?? index.bindingLine,
+      history: scan?.section(carrying: reader),
+      status: carriedStatus(reader, content: content, priorKeys: priorKeys, end: prefix.end),
+      digest: digest,
       declaration: declaration)
+  }
+
+  /// The status section of the index `reader` reads, carried forward to a new prefix ending
+  /// at `end` by a save of the focused `content` read from it: its end moved to `end`, and
+  /// the records the lines after the old prefix touched added to its stale records (so that
+  /// status reads those from the store, and the section and digest section for the rest).
+  /// `priorKeys` are the records the old index held in the rows the content changed or never
+  /// held (``LocalContent/unseenRows``). Empty (dropped) when there is none, it is older than
+  /// the old prefix, the lines bound the checkpoints again or touched a record that cannot be
+  /// known, or too many records would be stale (``StatusSection/maximumStale``): a wrong
+  /// status is worse than a slow one.
+  static func carriedStatus(
+    _ reader: IndexReader, content: LocalContent, priorKeys: [RowID: RecordKey], end: Int64
+  ) -> [UInt8] {
+    guard let bytes = reader.statusSection(), !bytes.isEmpty,
+      var section = StatusSection(decoding: bytes), section.end >= reader.index.prefix.end,
+      end >= section.end,
+      let touched = touchedKeys(in: content, requiringAll: true, priorKeys: priorKeys)
+    else { return [] }
+    let stale = touched.union(section.stale)
+    guard stale.count <= StatusSection.maximumStale else { return [] }
+    section.stale = stale.sorted()
+    section.end = end
+    return section.encoded() ?? []
   }
 
   /// The entry of a row whose line is at `span`, with the names its schema's lookup fields
@@ -197,7 +242,8 @@ extension LocalStore {
   /// prefix read now, under the store's lock, and the digest section carried forward); `nil`
   /// when a row's line is unknown or the file does not end with a commit.
   static func wholeIndex(
-    log: Log, content: LocalContent, settingsLine: LineSpan, digest: [UInt8]
+    log: Log, content: LocalContent, settingsLine: LineSpan, digest: [UInt8],
+    history: LocalIndex.HistorySection?
   ) -> WholeIndexInput? {
     // The same rows, in the same order, as ``WholeIndexInput/encoded()`` adds them.
     var anchors = [LineSpan]()
@@ -209,7 +255,31 @@ extension LocalStore {
     guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
     return WholeIndexInput(
       content: content, prefix: prefix, storeID: log.header.storeID.rawValue,
-      settingsLine: settingsLine, digest: digest)
+      settingsLine: settingsLine, digest: digest, history: history)
+  }
+
+  /// The history section of an index of the whole file `log`: the one of the index at `path`
+  /// carried forward with the lines after its prefix, when that index still describes the
+  /// file (same store, same file, its probes unchanged) and has one; else from a scan of the
+  /// whole file (the first index of a file). `nil` when the file cannot be read.
+  static func wholeHistory(log: Log, at path: String, fileSystem: any FileSystem)
+    -> LocalIndex.HistorySection?
+  {
+    if let reader = IndexReader(path: path, fileSystem: fileSystem),
+      reader.index.hasHistory, reader.index.storeID == log.header.storeID.rawValue,
+      log.isDescribed(by: reader.index.prefix),
+      var scan = HistoryScan.scan(log, after: (reader.index.prefix.end, reader.index.prefix.lines))
+    {
+      if !scan.unresolved.isEmpty {
+        let resolved = reader.forEachEntry { entry in
+          guard entry.kind == .row else { return }
+          scan.resolve(row: entry.row, to: LocalIndex.HistoryKey(model: entry.model, id: entry.id))
+        }
+        guard resolved else { return HistoryScan.scan(log, after: nil)?.section(carrying: nil) }
+      }
+      if let section = scan.section(carrying: reader) { return section }
+    }
+    return HistoryScan.scan(log, after: nil)?.section(carrying: nil)
   }
 }
 
@@ -229,6 +299,8 @@ struct WholeIndexInput: Sendable {
   let settingsLine: LineSpan
   /// The digest section carried forward (empty: none).
   let digest: [UInt8]
+  /// The history section (`nil`: none).
+  let history: LocalIndex.HistorySection?
 
   /// The index's bytes; `nil` when an entry does not fit the format.
   func encoded() -> [UInt8]? {
@@ -242,7 +314,7 @@ struct WholeIndexInput: Sendable {
     return builder.encoded(
       storeID: storeID, prefix: prefix, nextRow: content.nextRow.rawValue,
       liveChanges: Int64(content.liveChangeCount), settingsLine: settingsLine,
-      bindingLine: content.bindingLine, digest: digest,
+      bindingLine: content.bindingLine, history: history, digest: digest,
       declaration: LocalIndex.declaration(of: content.schemas))
   }
 }

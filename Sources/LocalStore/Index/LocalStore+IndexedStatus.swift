@@ -31,28 +31,42 @@ package struct IndexedStatus {
 
 /// The status section of the local index (Fixtures/README.md section 8), written by a sync
 /// with the digest section (``LocalStore/replaceIndexedDigest(_:status:)``): where the store
-/// file ended when both were computed (the file is the index's: a status section whose end is
-/// before the index's prefix is not used), and the records whose row or tombstone differed
-/// from their checkpoint then.
+/// file ended when it was last brought up to date (the file is the index's: a status section
+/// whose end is before the index's prefix is not used), the records whose row or tombstone
+/// differed from their checkpoint when the sync computed both sections, and the records the
+/// file's lines changed since, up to that end (``stale``: a save that writes the index again
+/// adds the records its lines after the old prefix touched, and moves the end to its new
+/// prefix). The pending list and the digest section describe every other record at the end.
 ///
 /// ```
 /// status = u64 end  u32 count  (u8 len model  model  u8 len id  id)×count   by model, id
+///          u32 count  (u8 len model  model  u8 len id  id)×count            stale, by model, id
 /// ```
 struct StatusSection: Equatable {
   var end: Int64
   var pending: [RecordKey]
+  /// The records changed since the sections were computed (their pending state and digest
+  /// entries are not the section's: they are read from the store).
+  var stale: [RecordKey] = []
+
+  /// The most stale records a save carries forward: past it the section is dropped (status
+  /// then reads the store whole until a sync writes the sections again), so that status never
+  /// loads more than a few thousand records through the index.
+  static let maximumStale = 4096
 
   /// The section's bytes; `nil` when a model or id is longer than 255 bytes.
   func encoded() -> [UInt8]? {
     var writer = ByteWriter()
     writer.integer(end)
-    writer.integer(UInt32(pending.count))
-    for key in pending {
-      let model = Array(key.model.utf8)
-      let id = Array(key.id.rawValue.utf8)
-      guard model.count <= 255, id.count <= 255 else { return nil }
-      writer.bytes(model, width: 1)
-      writer.bytes(id, width: 1)
+    for list in [pending, stale] {
+      writer.integer(UInt32(list.count))
+      for key in list {
+        let model = Array(key.model.utf8)
+        let id = Array(key.id.rawValue.utf8)
+        guard model.count <= 255, id.count <= 255 else { return nil }
+        writer.bytes(model, width: 1)
+        writer.bytes(id, width: 1)
+      }
     }
     return writer.output
   }
@@ -61,26 +75,30 @@ struct StatusSection: Equatable {
   init?(decoding bytes: [UInt8]) {
     let parsed: StatusSection? = bytes.withUnsafeBytes { raw in
       var reader = RawReader(raw)
-      guard let end: Int64 = reader.integer(), let count: UInt32 = reader.integer(),
-        Int(count) <= raw.count
-      else { return nil }
-      var pending = [RecordKey]()
-      pending.reserveCapacity(Int(count))
-      for _ in 0..<count {
-        guard let model = reader.bytes(width: 1), let id = reader.bytes(width: 1),
-          let text = String(validating: id, as: UTF8.self), let recordID = RecordID(text)
-        else { return nil }
-        pending.append(RecordKey(model: String(decoding: model, as: UTF8.self), id: recordID))
+      guard let end: Int64 = reader.integer() else { return nil }
+      var lists = [[RecordKey]]()
+      for _ in 0..<2 {
+        guard let count: UInt32 = reader.integer(), Int(count) <= raw.count else { return nil }
+        var keys = [RecordKey]()
+        keys.reserveCapacity(Int(count))
+        for _ in 0..<count {
+          guard let model = reader.bytes(width: 1), let id = reader.bytes(width: 1),
+            let text = String(validating: id, as: UTF8.self), let recordID = RecordID(text)
+          else { return nil }
+          keys.append(RecordKey(model: String(decoding: model, as: UTF8.self), id: recordID))
+        }
+        lists.append(keys)
       }
-      return reader.isAtEnd ? StatusSection(end: end, pending: pending) : nil
+      return reader.isAtEnd ? StatusSection(end: end, pending: lists[0], stale: lists[1]) : nil
     }
     guard let parsed else { return nil }
     self = parsed
   }
 
-  init(end: Int64, pending: [RecordKey]) {
+  init(end: Int64, pending: [RecordKey], stale: [RecordKey] = []) {
     self.end = end
     self.pending = pending
+    self.stale = stale
   }
 }
 
@@ -122,14 +140,42 @@ extension LocalStore {
   /// for a whole store, when the checkpoints were bound again, or (`requiringAll`) when a
   /// change's record is not known here (a row removed that this content never held).
   package func touchedKeysSinceIndex(requiringAll: Bool) -> Set<RecordKey>? {
-    let content = self.content
+    Self.touchedKeys(in: content, requiringAll: requiringAll)
+  }
+
+  /// The records `sync status` opens the store again for: those the file's lines after the
+  /// index's prefix touched (``touchedKeysSinceIndex(requiringAll:)``, not requiring all), and
+  /// those the index's status section says changed since the sync that wrote it (its stale
+  /// records, carried forward by the saves that wrote the index again); `nil` as
+  /// ``touchedKeysSinceIndex(requiringAll:)``.
+  package func keysForIndexedStatus() -> Set<RecordKey>? {
+    guard var keys = touchedKeysSinceIndex(requiringAll: false) else { return nil }
+    if let loaded = indexState.withLock({ $0.loaded }),
+      let reader = IndexReader(path: indexPath, fileSystem: file.fileSystemForRepairs),
+      reader.index.headChecksum == loaded.headChecksum,
+      let bytes = reader.statusSection(), let section = StatusSection(decoding: bytes)
+    {
+      keys.formUnion(section.stale)
+    }
+    return keys
+  }
+
+  /// ``touchedKeysSinceIndex(requiringAll:)`` of `content`. With `priorKeys` (the records
+  /// the index held in each row the content changed or never held, none for a row not live at
+  /// its prefix), a row the content never held is not a record it cannot know: the records
+  /// the index held there are touched too.
+  static func touchedKeys(
+    in content: LocalContent, requiringAll: Bool, priorKeys: [RowID: RecordKey]? = nil
+  ) -> Set<RecordKey>? {
     let changes = content.keyedChangesSinceIndex
     guard !content.isComplete, !changes.checkpointsRebound else { return nil }
     var keys = Set<RecordKey>()
     for row in content.changedSinceIndex.keys {
+      let prior = priorKeys?[row]
+      if let prior { keys.insert(prior) }
       if let key = content.rows[row]?.record.key ?? content.removedKeysSinceIndex[row] {
         keys.insert(key)
-      } else if requiringAll {
+      } else if requiringAll && prior == nil {
         return nil
       }
     }
@@ -143,7 +189,11 @@ extension LocalStore {
         return nil
       }
     }
-    if requiringAll, !content.unseenRows.isEmpty { return nil }
+    if let priorKeys {
+      for row in content.unseenRows { if let key = priorKeys[row] { keys.insert(key) } }
+    } else if requiringAll, !content.unseenRows.isEmpty {
+      return nil
+    }
     return keys
   }
 
@@ -151,14 +201,16 @@ extension LocalStore {
   /// focused on `keys` (``Focus/init(keys:lookups:)``), which must hold every record the
   /// lines after the prefix touched; `nil` when it cannot say: the index has no status
   /// section, or one older than its prefix, or was rewritten since the open, a block fails its
-  /// check, or the tail touched a record outside `keys`.
+  /// check, or the tail touched a record outside `keys`, or the section's stale records are
+  /// not all in `keys` (``keysForIndexedStatus()``).
   package func indexedStatus(touched keys: Set<RecordKey>) -> IndexedStatus? {
     guard !content.isComplete, let loaded = indexState.withLock({ $0.loaded }),
       let reader = IndexReader(path: indexPath, fileSystem: file.fileSystemForRepairs),
       reader.index.headChecksum == loaded.headChecksum,
       let touched = touchedKeysSinceIndex(requiringAll: true), touched.isSubset(of: keys),
       let bytes = reader.statusSection(), let section = StatusSection(decoding: bytes),
-      section.end >= loaded.prefix.end, reader.index.digestLength > 0
+      section.end >= loaded.prefix.end, reader.index.digestLength > 0,
+      section.stale.allSatisfy(keys.contains)
     else { return nil }
     let content = self.content
     var conflicts = loaded.openConflicts
