@@ -57,7 +57,8 @@ struct StreamedReplay<Content: LogContent> {
         try decoder.change(from: operations[index].object, line: operations[index].line)
       }
     }
-    decoded.reserveCapacity(decoded.count + operations.count)
+    // Appended, not reserved batch by batch: reserving exactly what each batch needs makes
+    // every batch copy the whole array, quadratic in a transaction's size.
     for (change, operation) in zip(changes, operations) {
       decoded.append((change, operation.span))
     }
