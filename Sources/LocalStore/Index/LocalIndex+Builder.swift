@@ -85,6 +85,13 @@ extension LocalIndex {
         )
       }
       guard let sorted else { return nil }
+      // The body's size is known: reserved once, it is not grown by doubling (an index of a
+      // large store is tens of megabytes, built beside a sync's other work).
+      body.output.reserveCapacity(
+        entries.output.count + (sorted.ids.count + sorted.keyed.count) * LocalIndex.idSlot
+          + sorted.names.count * LocalIndex.nameSlot + sorted.fields.count * LocalIndex.fieldSlot
+          + (history.map { $0.records.count + $0.offsets.count * LocalIndex.idSlot } ?? 0)
+          + status.count + digest.count)
       for offset in sorted.ids { body.integer(offset) }
       for slot in sorted.names {
         body.integer(slot.offset)
