@@ -255,13 +255,7 @@ extension Log {
     } catch {
       throw .io(error.renamed(path))
     }
-    do throws(FileSystemError) {
-      try fileSystem.truncate(descriptor, to: committedEnd)
-      try fileSystem.synchronize(descriptor)
-    } catch {
-      needsReopening = true
-      throw .io(error.renamed(path))
-    }
+    try withdraw()
     return TailReport(
       path: path, kind: tail.kind, offset: committedEnd, length: length, line: tail.line,
       reason: tail.reason, keptAt: sidePath)

@@ -156,13 +156,7 @@ extension Log {
   /// - Returns: The operation object, or `nil` when the bytes there are not a valid operation
   ///   line of the committed part (the index no longer describes the file).
   public func operation(at span: LineSpan) -> JSONObject? {
-    guard span.offset + Int64(span.length) < committedEnd,
-      let bytes = try? readLine(span),
-      case .success(let object) = bytes.withUnsafeBytes({ LineFraming.decode($0) }),
-      case .integer(let sequence)? = object["tx"], sequence >= 1, sequence <= lastSequence,
-      case .object(let operation)? = object["op"]
-    else { return nil }
-    return operation
+    sequencedOperation(at: span)?.operation
   }
 
   /// Whether one line of the committed part is where `span` says and passes its checksum,

@@ -255,9 +255,11 @@ public final class Log {
     try? fileSystem.synchronize(descriptor)
   }
 
-  /// Cuts off what an append wrote before it found a line over the limit: nothing failed, so
-  /// once cut and synchronized the file is what it was (the log is trusted as it stands).
-  private func withdraw() throws(LogError) {
+  /// Cuts the file back to its committed end and synchronizes it: what an append wrote before
+  /// it found a line over the limit, or a tail once it is kept aside. Nothing failed before, so
+  /// once cut the log is trusted as it stands; if the cut fails, the next write checks the file
+  /// again first.
+  func withdraw() throws(LogError) {
     do throws(FileSystemError) {
       try fileSystem.truncate(descriptor, to: committedEnd)
       try fileSystem.synchronize(descriptor)
