@@ -161,26 +161,6 @@ import Testing
       #expect(try readLog(path).transactions == [[1], Array(2...5001)])
     }
   }
-
-  @Test func aLineOverTheLimitDeepInALargeTransactionWritesNothing() throws {
-    try withTemporaryFolder { folder in
-      let path = folder.appendingPathComponent("a.store").path
-      let log = try Log.create(at: path, header: testHeader)
-      try log.append([operation(1)])
-      let before = try fileBytes(path)
-      var operations = (2...4000).map { operation($0) }
-      operations[3210] = operation(3212, String(repeating: "y", count: LogLimits.maximumLineLength))
-      #expect {
-        try log.append(operations)
-      } throws: { error in
-        guard case LogError.lineTooLong = error else { return false }
-        return true
-      }
-      #expect(try fileBytes(path) == before)
-      try log.append([operation(5000)])
-      #expect(try readLog(path).transactions == [[1], [5000]])
-    }
-  }
 }
 
 /// A log in `folder` holding one transaction of operation 1, written through a fault-injecting

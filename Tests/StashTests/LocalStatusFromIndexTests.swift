@@ -28,6 +28,18 @@ import Testing
   }
 
   /// `home` opened as a command that changes one record does, leaving the index as it is.
+  /// A household whose device A holds 1,200 items, synced once.
+  static func syncedHouseOf1200Items(_ folder: URL) throws -> Household {
+    let house = try Household(folder)
+    try house.open(house.a).folder.enableSync(cloud: house.cloud.path)
+    let a = try Self.open(house, house.a)
+    for number in 0..<1200 {
+      try a.addItem(Item(name: "Tube \(number)", quantity: 4, createdAt: epoch))
+    }
+    try house.sync(house.a)
+    return house
+  }
+
   static func open(_ house: Household, _ home: URL) throws -> DeviceFolder {
     var options = house.options(home.lastPathComponent)
     options.index = IndexedOpenTests.once
@@ -77,13 +89,7 @@ import Testing
   /// index's prefix and those of the records they touched, not the store.
   @Test func statusReadsAFewLinesOfTheLocalStoreNotTheStore() throws {
     try withTemporaryFolder { folder in
-      let house = try Household(folder)
-      try house.open(house.a).folder.enableSync(cloud: house.cloud.path)
-      let a = try Self.open(house, house.a)
-      for number in 0..<1200 {
-        try a.addItem(Item(name: "Tube \(number)", quantity: 4, createdAt: epoch))
-      }
-      try house.sync(house.a)
+      let house = try Self.syncedHouseOf1200Items(folder)
       _ = try Self.open(house, house.a).consume("Tube 7")
       _ = try Self.open(house, house.a).deleteItem("Tube 8")
       let files = CountingFileSystem()
@@ -113,13 +119,7 @@ import Testing
   /// few lines of the store, and still says what the whole store says.
   @Test func theStatusSectionSurvivesASaveThatWritesTheIndexAgain() throws {
     try withTemporaryFolder { folder in
-      let house = try Household(folder)
-      try house.open(house.a).folder.enableSync(cloud: house.cloud.path)
-      let a = try Self.open(house, house.a)
-      for number in 0..<1200 {
-        try a.addItem(Item(name: "Tube \(number)", quantity: 4, createdAt: epoch))
-      }
-      try house.sync(house.a)
+      let house = try Self.syncedHouseOf1200Items(folder)
       let index = URL(fileURLWithPath: house.a.path + "/default.store.index")
       let synced = try Data(contentsOf: index)
       // Edits of a few records, as a one-record command saves them, until one save writes
