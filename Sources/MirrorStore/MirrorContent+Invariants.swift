@@ -14,12 +14,13 @@ extension MirrorContent {
     var problems = [String]()
     for (key, known) in versions {
       let named = known.values.reduce(into: Set<VersionID>()) { $0.formUnion($1.parents) }
-      let leaves = Set(known.keys).subtracting(named)
-      if leaves != (leafIDs[key] ?? []) {
+      let leaves = known.keys.subtracting(named)
+      if leaves != known.leafIDs {
         problems.append("the leaves of \(key) are out of date")
       }
       if leaves.isEmpty { problems.append("\(key) has versions but no leaf (a cycle)") }
-      for (id, version) in known {
+      for id in known.keys {
+        let version = known[id]!
         if version.id != id { problems.append("version \(id.short) is filed under another id") }
         if version.snapshot.hash != version.hash {
           problems.append("version \(id.short) of \(key) does not match its content")
@@ -37,12 +38,9 @@ extension MirrorContent {
         if version.key != key { problems.append("version \(id.short) is filed under \(key)") }
         if version.generation < 1 { problems.append("version \(id.short) has generation 0") }
       }
-      if let cycle = firstCycle(in: known) {
+      if let cycle = firstCycle(in: known.dictionary) {
         problems.append("\(key) has a cycle through version \(cycle.short)")
       }
-    }
-    for key in leafIDs.keys where versions[key] == nil {
-      problems.append("\(key) has leaves but no versions")
     }
     let counted = versions.values.reduce(0) { $0 + $1.count }
     if counted != versionCount {

@@ -63,13 +63,8 @@ public struct MirrorContent: Sendable {
   public let deviceID: DeviceID
   /// The schemas records follow.
   public let schemas: SchemaRegistry
-  /// Every known version, per record, by id.
-  public private(set) var versions: [RecordKey: [VersionID: MirrorVersion]] = [:]
-  /// The ids named as parents, per record (these are not leaves); none for a record whose
-  /// versions name none.
-  private var named: [RecordKey: Set<VersionID>] = [:]
-  /// The leaves' ids, per record.
-  public private(set) var leafIDs: [RecordKey: Set<VersionID>] = [:]
+  /// Every known version, per record, by id, with the record's leaves.
+  public private(set) var versions: [RecordKey: RecordVersions] = [:]
   /// Versions written here and not yet exported.
   public private(set) var pending: Set<VersionRef> = []
   /// Segments already read, by path relative to the shared folder.
@@ -167,13 +162,7 @@ public struct MirrorContent: Sendable {
     } else {
       versionCount += 1
     }
-    versions[key, default: [:]][version.id] = merged
-    // A record whose versions name no parents (most, after a first sync) has no entry.
-    if !merged.parents.isEmpty { named[key, default: []].formUnion(merged.parents) }
-    var leaves = leafIDs[key] ?? []
-    leaves.subtract(merged.parents)
-    if named[key]?.contains(version.id) != true { leaves.insert(version.id) }
-    leafIDs[key] = leaves
+    versions[key, default: RecordVersions()].add(merged)
     if merged.isLegacy && hasCycle(through: version.id, of: key) {
       breakLegacyCycle(through: version.id, of: key)
     }
@@ -212,51 +201,45 @@ public struct MirrorContent: Sendable {
       let cycle = ancestors(of: id, of: key).filter { member in
         member == id || ancestors(of: member, of: key, stoppingAt: id).contains(id)
       }
-      guard cycle.contains(id), var known = versions[key] else { break }
+      guard cycle.contains(id), let known = versions[key] else { break }
       let head = cycle.compactMap { known[$0] }.max {
         ($0.generation, $0.id) < ($1.generation, $1.id)
       }
       guard let head else { break }
-      for member in cycle where known[member]?.parents.contains(head.id) == true {
-        known[member]?.parents.remove(head.id)
+      for member in cycle {
+        guard var version = known[member], version.parents.contains(head.id) else { continue }
+        version.parents.remove(head.id)
+        versions[key]?.add(version)
       }
-      versions[key] = known
-      rebuildLeaves(of: key)
+      versions[key]?.rebuildLeaves()
     }
-  }
-
-  private mutating func rebuildLeaves(of key: RecordKey) {
-    let known = versions[key] ?? [:]
-    let names = known.values.reduce(into: Set<VersionID>()) { $0.formUnion($1.parents) }
-    named[key] = names.isEmpty ? nil : names
-    leafIDs[key] = Set(known.keys).subtracting(names)
   }
 
   // MARK: Queries
 
   /// Every record the mirror has a version of.
-  public var keys: Dictionary<RecordKey, Set<VersionID>>.Keys { leafIDs.keys }
+  public var keys: Dictionary<RecordKey, RecordVersions>.Keys { versions.keys }
 
   /// The leaves of a record, winner first.
   public func side(for key: RecordKey) -> MirrorSide {
-    guard let ids = leafIDs[key], let known = versions[key] else {
-      return MirrorSide(leaves: [])
-    }
-    if ids.count == 1, let only = known[ids.first!] { return MirrorSide(leaves: [only]) }
-    let leaves = ids.compactMap { known[$0] }.sorted { $0.beats($1) }
-    return MirrorSide(leaves: leaves)
+    let leaves = versions[key]?.leaves ?? []
+    return MirrorSide(leaves: leaves.count < 2 ? leaves : leaves.sorted { $0.beats($1) })
+  }
+
+  /// The ids of a record's leaves (none for a record the mirror has never seen).
+  public func leafIDs(of key: RecordKey) -> Set<VersionID> {
+    versions[key]?.leafIDs ?? []
+  }
+
+  /// Whether `id` is a leaf of the record.
+  public func isLeaf(_ id: VersionID, of key: RecordKey) -> Bool {
+    versions[key]?.isLeaf(id) ?? false
   }
 
   /// The one snapshot every leaf of a record holds, or `nil` when there are no leaves or they
   /// hold different snapshots.
   public func leafSnapshot(of key: RecordKey) -> SnapshotHash? {
-    guard let ids = leafIDs[key], let known = versions[key] else { return nil }
-    var found: SnapshotHash?
-    for id in ids {
-      guard let hash = known[id]?.hash, found == nil || found == hash else { return nil }
-      found = hash
-    }
-    return found
+    versions[key]?.leafSnapshot
   }
 
   /// A version by record and id.

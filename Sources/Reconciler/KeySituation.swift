@@ -16,12 +16,12 @@ public struct KeySituation: Sendable {
   /// The checkpoint (empty when the checkpoints belong to another mirror).
   public let checkpoint: Checkpoint?
   /// Every version of the record the mirror holds (its graph), by id.
-  public let versions: [VersionID: MirrorVersion]
+  public let versions: RecordVersions
 
   /// A situation.
   public init(
     key: RecordKey, localRows: [StoredRow], localTombstone: Tombstone?, mirror: MirrorSide,
-    checkpoint: Checkpoint?, versions: [VersionID: MirrorVersion] = [:]
+    checkpoint: Checkpoint?, versions: RecordVersions = [:]
   ) {
     self.key = key
     self.localRows = localRows
@@ -29,7 +29,7 @@ public struct KeySituation: Sendable {
     self.mirror = mirror
     self.checkpoint = checkpoint
     var graph = versions
-    for leaf in mirror.leaves where graph[leaf.id] == nil { graph[leaf.id] = leaf }
+    for leaf in mirror.leaves where graph[leaf.id] == nil { graph.add(leaf) }
     self.versions = graph
   }
 

@@ -259,7 +259,7 @@ struct Plan {
         openConflicts.isEmpty || openConflicts[key] == nil,
         diagnostics.isEmpty || diagnostics[key] == nil
       else { return false }
-      return mirror.leafSnapshot(of: key) == hash && mirror.leafIDs[key]?.contains(version) == true
+      return mirror.leafSnapshot(of: key) == hash && mirror.isLeaf(version, of: key)
     }
     var pending = Set<RecordKey>()
     var agreed = 0

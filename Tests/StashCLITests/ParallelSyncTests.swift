@@ -69,8 +69,8 @@ import Testing
       }
       for (mine, theirs) in [(mirrors[0], mirrors[1]), (mirrors[1], mirrors[0])] {
         for (key, versions) in mine.versions {
-          for (hash, version) in versions where version.author == mine.deviceID {
-            #expect(theirs.versions[key]?[hash] != nil, "\(version) never arrived")
+          for version in versions.values where version.author == mine.deviceID {
+            #expect(theirs.versions[key]?[version.id] != nil, "\(version) never arrived")
           }
         }
       }

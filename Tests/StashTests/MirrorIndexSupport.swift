@@ -81,7 +81,7 @@ struct MirrorHistory {
         case 0..<35:
           let parents =
             Bool.random(using: &random)
-            ? content.leafIDs[key] ?? [] : someParents(of: key, in: content)
+            ? content.leafIDs(of: key) : someParents(of: key, in: content)
           transaction.write(
             snapshot(of: key), parents: parents, author: Self.here, at: Self.epoch)
         case 35..<62:
@@ -155,10 +155,10 @@ func expectSame(
   for key in keys {
     #expect(focused.holdsEveryVersion(of: key), "\(note): \(key) is held")
     #expect(focused.versions[key] == whole.versions[key], "\(note): versions of \(key)")
-    #expect(focused.leafIDs[key] == whole.leafIDs[key], "\(note): leaves of \(key)")
+    #expect(focused.leafIDs(of: key) == whole.leafIDs(of: key), "\(note): leaves of \(key)")
     #expect(focused.side(for: key).leaves == whole.side(for: key).leaves, "\(note): \(key)")
     let known = Array((whole.versions[key] ?? [:]).values)
-    let leaves = whole.leafIDs[key] ?? []
+    let leaves = whole.leafIDs(of: key)
     #expect(
       focused.nextGeneration(after: leaves, of: key)
         == whole.nextGeneration(after: leaves, of: key),

@@ -272,7 +272,7 @@ import Testing
           id: key.id, name: "Saved \(number)", quantity: 3, createdAt: MirrorHistory.epoch
         ).record
         transaction.write(
-          .record(record), parents: content.leafIDs[key] ?? [], author: MirrorHistory.here,
+          .record(record), parents: content.leafIDs(of: key), author: MirrorHistory.here,
           at: MirrorHistory.epoch)
       }
     }
@@ -287,8 +287,8 @@ import Testing
         MirrorVersion(
           snapshot: .record(
             Item(id: key.id, name: "Theirs", createdAt: MirrorHistory.epoch).record),
-          parents: content.leafIDs[key] ?? [],
-          generation: content.nextGeneration(after: content.leafIDs[key] ?? [], of: key),
+          parents: content.leafIDs(of: key),
+          generation: content.nextGeneration(after: content.leafIDs(of: key), of: key),
           author: MirrorHistory.other, authoredAt: MirrorHistory.epoch))
     }
   }

@@ -9,7 +9,7 @@ extension DecisionTable {
   ///   - leaves: Versions of one record, all in `versions`.
   ///   - versions: The record's version graph.
   public static func merge(
-    of leaves: Set<VersionID>, in versions: [VersionID: MirrorVersion]
+    of leaves: Set<VersionID>, in versions: RecordVersions
   ) -> Snapshot? {
     guard !leaves.isEmpty, leaves.allSatisfy({ versions[$0] != nil }) else { return nil }
     return LeafFold(graph: VersionGraph(versions), rules: .design).fold(Array(leaves)).snapshot

@@ -27,10 +27,14 @@ public final class VersionGraph {
   private var ancestorSets: [VersionID: Set<VersionID>] = [:]
 
   /// The graph of the mirror's versions of one record.
-  public init(_ versions: [VersionID: MirrorVersion]) {
-    self.versions = versions.mapValues {
-      Node(snapshot: $0.snapshot, hash: $0.hash, parents: $0.parents, generation: $0.generation)
+  public init(_ versions: RecordVersions) {
+    var nodes = [VersionID: Node](minimumCapacity: versions.count)
+    for version in versions.values {
+      nodes[version.id] = Node(
+        snapshot: version.snapshot, hash: version.hash, parents: version.parents,
+        generation: version.generation)
     }
+    self.versions = nodes
   }
 
   /// Adds the version of `snapshot` over `parents` (a local side written into the graph
