@@ -19,8 +19,12 @@ struct StreamedReplay<Content: LogContent> {
 
   /// Parsed lines not decoded yet.
   private var parsed: [Operation] = []
-  /// The transaction's changes so far, in line order, each with where its line is.
-  private var decoded: [(change: Result<Content.Change, ModelError>, span: LineSpan)] = []
+  /// One decoded change and where its line is.
+  private typealias Decoded = (change: Result<Content.Change, ModelError>, span: LineSpan)
+  /// The transaction's changes so far, in line order, a batch per array: each batch is freed
+  /// as soon as it is applied, so a transaction as large as the store is never held whole
+  /// beside the content it builds.
+  private var decoded: [[Decoded]] = []
 
   /// Nothing read yet.
   init() {}
@@ -37,13 +41,17 @@ struct StreamedReplay<Content: LogContent> {
   /// - Throws: ``LogError/damaged(path:line:reason:)``.
   mutating func commit(into content: inout Content, path: String) throws(LogError) {
     decodeParsed(with: content)
-    let changes = decoded
-    // A transaction as large as the store frees its changes; small ones keep the room.
-    decoded.removeAll(keepingCapacity: changes.count <= Self.batchSize)
-    for (change, span) in changes {
-      switch change {
-      case .success(let change): content.apply(change, at: span)
-      case .failure(let error): throw .damaged(path: path, line: span.line, reason: error.message)
+    var batches: [[Decoded]] = []
+    swap(&batches, &decoded)
+    for index in batches.indices {
+      let batch = batches[index]
+      batches[index] = []  // the batch's last reference is `batch`: freed once it is applied
+      for (change, span) in batch {
+        switch change {
+        case .success(let change): content.apply(change, at: span)
+        case .failure(let error):
+          throw .damaged(path: path, line: span.line, reason: error.message)
+        }
       }
     }
   }
@@ -57,10 +65,6 @@ struct StreamedReplay<Content: LogContent> {
         try decoder.change(from: operations[index].object, line: operations[index].line)
       }
     }
-    // Appended, not reserved batch by batch: reserving exactly what each batch needs makes
-    // every batch copy the whole array, quadratic in a transaction's size.
-    for (change, operation) in zip(changes, operations) {
-      decoded.append((change, operation.span))
-    }
+    decoded.append(zip(changes, operations).map { ($0, $1.span) })
   }
 }
