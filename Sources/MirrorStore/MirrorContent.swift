@@ -63,6 +63,8 @@ public struct MirrorContent: Sendable {
   public let deviceID: DeviceID
   /// The schemas records follow.
   public let schemas: SchemaRegistry
+  /// Records a version read from the file shares when it holds an equal one.
+  let sharing: RecordSharing?
   /// Every known version, per record, by id, with the record's leaves.
   public private(set) var versions: [RecordKey: RecordVersions] = [:]
   /// Versions written here and not yet exported.
@@ -311,14 +313,35 @@ extension MirrorContent: LogContent {
   /// identified them by their snapshot hash. Older formats are read, then upgraded, on open.
   public static let version = 3
 
-  public init(header: LogHeader, context: SchemaRegistry) {
+  /// What reading a mirror file takes: the schemas its records follow, and the records
+  /// another store holds that its versions may share (see ``RecordSharing``).
+  public struct Context: Sendable {
+    /// The schemas.
+    public let schemas: SchemaRegistry
+    /// Records a version equal to one of them shares instead of keeping a copy.
+    public let sharing: RecordSharing?
+
+    /// A context.
+    public init(schemas: SchemaRegistry, sharing: RecordSharing? = nil) {
+      self.schemas = schemas
+      self.sharing = sharing
+    }
+  }
+
+  public init(header: LogHeader, context: Context) {
     self.storeID = header.storeID
     self.deviceID = header.deviceID
-    self.schemas = context
+    self.schemas = context.schemas
+    self.sharing = context.sharing
   }
 
   public func change(from operation: JSONObject) throws(ModelError) -> MirrorChange {
-    try MirrorChange(json: operation, schemas: schemas)
+    let change = try MirrorChange(json: operation, schemas: schemas)
+    guard let sharing, case .addVersion(var version, let pending) = change,
+      case .record(let record) = version.snapshot
+    else { return change }
+    version.snapshot = .record(sharing.shared(record))
+    return .addVersion(version, pending: pending)
   }
 
   public static func operation(for change: MirrorChange) -> JSONObject { change.json }

@@ -80,7 +80,8 @@ extension MirrorStore {
     let opened: (store: LogStore<MirrorContent>, tail: TailReport?)?
     do {
       opened = try LogStore<MirrorContent>.open(
-        path: path, resuming: index.prefix, lock: lock, context: schemas, access: access,
+        path: path, resuming: index.prefix, lock: lock,
+        context: MirrorContent.Context(schemas: schemas), access: access,
         compaction: compaction, fileSystem: fileSystem
       ) { header, log, tail in
         guard header.storeID.rawValue == index.storeID else {
@@ -109,7 +110,7 @@ extension MirrorStore {
     focus: Set<RecordKey>, reader: MirrorIndexReader, header: LogHeader, log: Log,
     tail: [Transaction], schemas: SchemaRegistry
   ) -> MirrorContent? {
-    var content = MirrorContent(header: header, context: schemas)
+    var content = MirrorContent(header: header, context: MirrorContent.Context(schemas: schemas))
     content.linesAreKnown = false
     guard let state = reader.stateChanges(schemas: schemas), let pending = reader.pending()
     else { return nil }

@@ -64,6 +64,9 @@ public final class MirrorStore: Sendable {
   ///     is then `false`. `nil` (the default) reads the whole file. Without a usable index
   ///     the whole file is read either way, and ``indexUse`` says why.
   ///   - indexPolicy: When the index is written and used.
+  ///   - sharing: Records the versions read from the whole file share when they hold an
+  ///     equal one (the local store's rows; see ``RecordSharing``): the caller ends it once
+  ///     this returns.
   ///   - fileSystem: The file-system seam.
   /// - Throws: ``LogError``: missing, damaged, too new, busy, unreadable.
   public static func open(
@@ -71,7 +74,7 @@ public final class MirrorStore: Sendable {
     create: (deviceID: DeviceID, time: Timestamp, storeID: StoreID?)? = nil,
     access: StoreAccess = .writing, compaction: CompactionPolicy = .standard,
     focus: Set<RecordKey>? = nil, indexPolicy: IndexPolicy = .standard,
-    fileSystem: any FileSystem = POSIXFileSystem()
+    sharing: RecordSharing? = nil, fileSystem: any FileSystem = POSIXFileSystem()
   ) throws(LogError) -> MirrorStore {
     let path = folder + "/" + fileName
     var use = IndexUse.notAsked
@@ -95,7 +98,8 @@ public final class MirrorStore: Sendable {
           storeID: create.storeID ?? .make(), deviceID: create.deviceID, created: create.time))
     }
     let (file, _, tail) = try LogStore<MirrorContent>.openOrCreate(
-      path: path, lock: lock, context: schemas, creation: creation,
+      path: path, lock: lock, context: MirrorContent.Context(schemas: schemas, sharing: sharing),
+      creation: creation,
       access: access, compaction: compaction, fileSystem: fileSystem)
     let store = MirrorStore(
       file: file, droppedTail: tail, indexUse: use, indexPolicy: indexPolicy)

@@ -327,13 +327,17 @@ public final class SyncFolder: Sendable {
     // As for the local store: only a mirror that is created takes an identifier and a time.
     let exists =
       (try? options.fileSystem.identity(atPath: home + "/" + MirrorStore.fileName)) ?? nil != nil
+    // The mirror's versions share the local rows' records where they are equal (most are),
+    // instead of holding every record a second time.
+    let sharing = RecordSharing { [content = local.content] key in content.row(for: key)?.record }
+    defer { sharing.end() }
     do {
       let store = try MirrorStore.open(
         folder: home, schemas: local.schemas, lock: lock,
         create: exists
           ? nil : (local.deviceID, options.clock(), StoreID(options.newIdentifier().rawValue)!),
         access: options.access.store, compaction: options.compaction,
-        focus: focus ?? mirrorFocus(local), indexPolicy: options.mirrorIndex,
+        focus: focus ?? mirrorFocus(local), indexPolicy: options.mirrorIndex, sharing: sharing,
         fileSystem: options.fileSystem)
       StoreNotice.watch(store.file, openedWith: store.droppedTail, tell: options.notices)
       return .available(store)

@@ -63,7 +63,7 @@ var content = MirrorContent(
   header: LogHeader(
     format: MirrorContent.format, version: MirrorContent.version, storeID: StoreID.make(),
     deviceID: device, created: epoch),
-  context: InventorySchemas.registry)
+  context: MirrorContent.Context(schemas: InventorySchemas.registry))
 let before = heapInUse()!
 var offset: Int64 = 0
 for (line, version) in versions.enumerated() {
