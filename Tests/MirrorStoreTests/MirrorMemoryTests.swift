@@ -1,4 +1,6 @@
 import Foundation
+import MirrorStore
+import StashModel
 import StashTestSupport
 import Testing
 
@@ -8,8 +10,8 @@ import Testing
 @Suite struct MirrorMemoryTests {
   /// A record with one version (every record after a first sync or a second device's
   /// import) is held inline: no dictionary of versions and no set of leaves of its own. With
-  /// them (bb6585b) a record took 845 bytes here, inline 502 (the mirror's entry, at the
-  /// dictionary's load, and where its line is); the bound is between the two.
+  /// them (bb6585b) a record took 845 bytes here, inline 502, and 423 with a snapshot's
+  /// tombstone boxed (the mirror's entry, at the dictionary's load, and where its line is).
   @Test func aRecordWithOneVersionCostsItsEntryAndNoDictionaryOfItsOwn() throws {
     let probe = builtExecutable("StashHeapProbe")
     try #require(
@@ -22,5 +24,13 @@ import Testing
     let words = output.split(whereSeparator: \.isWhitespace)
     let perRecord = try #require(words.count == 2 ? Int(words[1]) : nil, "\(output)")
     #expect(perRecord < 650, "\(perRecord) bytes a record")
+  }
+
+  /// A snapshot is a record's size (and its case): a tombstone, 72 bytes inline, is boxed.
+  /// Inline it made every snapshot 73 bytes and every mirror version 184 (136 now), in the
+  /// mirror and in everything a pass keeps per record.
+  @Test func aSnapshotTakesNoMoreRoomThanARecord() {
+    #expect(MemoryLayout<Snapshot>.size <= MemoryLayout<Record>.size + 1)
+    #expect(MemoryLayout<MirrorVersion>.size <= 136)
   }
 }
