@@ -23,6 +23,44 @@ import Testing
   /// No index is ever written (the store stays below its rows).
   static let never = LocalStore.IndexPolicy(minimumRows: 1 << 30)
 
+  @Test func aFirstIndexOfLiveRowsOnlyDoesNotSearchTheFile() throws {
+    try withTemporaryFolder { folder in
+      _ = try Self.open(folder, Self.never)
+      try Self.open(folder, Self.never).update("the items") { _, transaction in
+        for number in 0..<300 {
+          try transaction.insert(
+            SyncFocusTests.record(SyncFocusTests.key(number), "Tube \(number)"))
+        }
+      }
+      let files = CountingFileSystem()
+      let store = try LocalStore.open(
+        folder: folder.path, schemas: InventorySchemas.registry,
+        lock: FolderLock(folder: folder.path), create: nil, index: DeferredIndexTests.eager,
+        fileSystem: files)
+      let path = folder.path + "/" + LocalStore.fileName
+      let size = try #require(
+        try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+      files.reset()
+      let (_, decoded) = HistoryCensus.counting(path: path) { store.maintainIndex() }
+      #expect(FileManager.default.fileExists(atPath: store.indexPath))
+      #expect(decoded == 0)
+      // Every line the section lists is a live row's current line, known to the store: the
+      // file is not searched (the search alone reads all of it), only the lines that describe
+      // the prefix are read.
+      let read = files.reads(ofFileEndingWith: "/" + LocalStore.fileName).bytes
+      #expect(read < size, "read \(read) of \(size) bytes")
+      let keys = [0, 1, 150, 299].map(SyncFocusTests.key)
+      let focused = try Self.open(folder, Self.never, LocalStore.Focus(keys: Set(keys)))
+      #expect(SyncFocusTests.isUsed(focused))
+      let whole = try Self.open(folder, Self.never)
+      for key in keys {
+        let indexed = try focused.log(of: key)
+        #expect(indexed.entries.count == 1)
+        #expect(indexed.entries.map(\.record) == (try whole.log(of: key)).entries.map(\.record))
+      }
+    }
+  }
+
   @Test func aFirstIndexDecodesOnlyTheLinesNoLiveRowHolds() throws {
     try withTemporaryFolder { folder in
       _ = try Self.open(folder, Self.never)

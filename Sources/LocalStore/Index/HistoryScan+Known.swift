@@ -10,6 +10,10 @@ extension HistoryScan {
   /// a tombstone, a conflict) it still decodes and checks.
   struct KnownPuts {
     private var byOffset: [Int64: (span: LineSpan, row: Int64, key: LocalIndex.HistoryKey)] = [:]
+    /// Whether these are every line of the file the history section lists: the content
+    /// applied no other put, removal, tombstone or conflict (``LocalContent/historyLines``),
+    /// as after an import or a second device's first sync, so no search of the file is needed.
+    private(set) var areEveryLine = false
 
     /// The current lines of `content`'s live rows (none when its lines are not known).
     init(content: LocalContent) {
@@ -21,6 +25,18 @@ extension HistoryScan {
           model: Array(stored.record.model.utf8), id: Array(stored.record.id.rawValue.utf8))
         byOffset[span.offset] = (span, row.rawValue, key)
       }
+      areEveryLine =
+        content.isComplete && content.damagedRows.isEmpty
+        && byOffset.count == content.rowLines.count && content.historyLines == byOffset.count
+    }
+
+    /// The scan of the whole file these lines are when they are every line it would find
+    /// (``areEveryLine``); `nil` otherwise.
+    var wholeScan: HistoryScan? {
+      guard areEveryLine else { return nil }
+      var scan = HistoryScan()
+      for known in byOffset.values { scan.lines[known.key, default: []].append(known.span) }
+      return scan
     }
 
     /// The row and record of the put line at `span`, if it is a known one.

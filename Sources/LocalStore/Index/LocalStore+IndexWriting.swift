@@ -262,8 +262,9 @@ extension LocalStore {
   /// The history section of an index of the whole file `log`: the one of the index at `path`
   /// carried forward with the lines after its prefix, when that index still describes the
   /// file (same store, same file, its probes unchanged) and has one; else from a scan of the
-  /// whole file (the first index of a file). Neither scan decodes again the live rows'
-  /// lines `known` holds. `nil` when the file cannot be read.
+  /// whole file (the first index of a file), or without one when `known` holds every line it
+  /// would find. Neither scan decodes again the live rows' lines `known` holds. `nil` when
+  /// the file cannot be read.
   static func wholeHistory(
     log: Log, at path: String, fileSystem: any FileSystem, known: HistoryScan.KnownPuts
   ) -> LocalIndex.HistorySection? {
@@ -284,7 +285,8 @@ extension LocalStore {
       }
       if let section = scan.section(carrying: reader) { return section }
     }
-    return HistoryScan.scan(log, after: nil, known: known)?.section(carrying: nil)
+    return (known.wholeScan ?? HistoryScan.scan(log, after: nil, known: known))?
+      .section(carrying: nil)
   }
 }
 
