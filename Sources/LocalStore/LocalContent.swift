@@ -77,6 +77,11 @@ public struct LocalContent: Sendable {
   /// was built removed (what `sync status` needs to know which records the file's tail
   /// touched).
   var removedKeysSinceIndex: [RowID: RecordKey] = [:]
+  /// How many lines holding a row's put or removal, a tombstone or a conflict (the lines the
+  /// index's history section lists) were applied with their spans: when these are exactly
+  /// the live rows' current lines, the section needs no search of the file
+  /// (``HistoryScan/KnownPuts``).
+  var historyLines = 0
   /// How many changes are live (what a compaction would write).
   public var liveChangeCount: Int {
     rows.count + tombstones.count + checkpoints.count + conflicts.count + diagnostics.count
@@ -111,6 +116,10 @@ public struct LocalContent: Sendable {
     }
     applyChange(change)
     guard linesAreKnown else { return }
+    switch change {
+    case .putRow, .removeRow, .damagedRow, .putTombstone, .putConflict: historyLines += 1
+    default: break
+    }
     switch change {
     case .putRow(let row, _, _):
       rowLines[row] = span

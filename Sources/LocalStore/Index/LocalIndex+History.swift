@@ -81,14 +81,22 @@ struct HistoryScan {
   }
 
   /// Scans `log` after `start` (`nil`: the whole file); `nil` when the file cannot be read
-  /// or a line found fails its check.
-  static func scan(_ log: Log, after start: (end: Int64, lines: Int)?) -> HistoryScan? {
+  /// or a line found fails its check. A line `known` holds is not decoded again: its row and
+  /// record are taken from there (``KnownPuts``).
+  static func scan(
+    _ log: Log, after start: (end: Int64, lines: Int)?, known: KnownPuts? = nil
+  ) -> HistoryScan? {
     var scan = HistoryScan()
     var rowKeys = [Int64: [LocalIndex.HistoryKey]]()
     var failed = false
     do {
       try log.lines(holdingAnyOf: needles, after: start) { span, text in
         guard !failed else { return }
+        if let put = known?.put(at: span) {
+          scan.notePut(put.key, row: put.row, at: span, rowKeys: &rowKeys)
+          return
+        }
+        HistoryCensus.noteDecoded(in: log.path)
         guard let operation = log.operation(inLine: text) else {
           failed = true
           return
@@ -116,10 +124,11 @@ struct HistoryScan {
     switch name {
     case "put":
       guard let key = key("id") else { return }
-      lines[key, default: []].append(span)
-      if case .integer(let row)? = body["row"], !(rowKeys[row] ?? []).contains(key) {
-        rowKeys[row, default: []].append(key)
+      guard case .integer(let row)? = body["row"] else {
+        lines[key, default: []].append(span)
+        return
       }
+      notePut(key, row: row, at: span, rowKeys: &rowKeys)
     case "remove":
       guard case .integer(let row)? = body["row"] else { return }
       if let keys = rowKeys.removeValue(forKey: row) {
@@ -134,6 +143,15 @@ struct HistoryScan {
     default:
       return
     }
+  }
+
+  /// Notes the put line at `span` of `key`'s record into `row`.
+  private mutating func notePut(
+    _ key: LocalIndex.HistoryKey, row: Int64, at span: LineSpan,
+    rowKeys: inout [Int64: [LocalIndex.HistoryKey]]
+  ) {
+    lines[key, default: []].append(span)
+    if !(rowKeys[row] ?? []).contains(key) { rowKeys[row, default: []].append(key) }
   }
 
   /// Gives the removals of `row` to `key` (the record the index of the prefix held there).

@@ -216,17 +216,21 @@ struct LocalIndex: Sendable {
       reader.take(entryFixedLength - 9) != nil, let model = reader.bytes(width: 1),
       let id = reader.bytes(width: 1)
     else { return nil }
-    var lists = [[UnsafeRawBufferPointer]]()
-    for _ in 0..<2 {
+    // Each list sized once (none allocated when empty): this runs for every entry of a
+    // store's index.
+    func list() -> [UnsafeRawBufferPointer]? {
       guard let count: UInt8 = reader.integer() else { return nil }
+      guard count > 0 else { return [] }
       var list = [UnsafeRawBufferPointer]()
+      list.reserveCapacity(Int(count))
       for _ in 0..<count {
         guard let bytes = reader.bytes(width: 2) else { return nil }
         list.append(bytes)
       }
-      lists.append(list)
+      return list
     }
-    return EncodedKeys(row: row, model: model, id: id, names: lists[0], fields: lists[1])
+    guard let names = list(), let fields = list() else { return nil }
+    return EncodedKeys(row: row, model: model, id: id, names: names, fields: fields)
   }
 
   /// The keys of an encoded entry (``keys(in:at:)``).

@@ -54,7 +54,8 @@ extension LocalStore {
       return LocalStore.wholeIndex(
         log: log, content: content, settingsLine: settingsLine, digest: digest,
         history: LocalStore.wholeHistory(
-          log: log, at: indexPath, fileSystem: file.fileSystemForRepairs)
+          log: log, at: indexPath, fileSystem: file.fileSystemForRepairs,
+          known: HistoryScan.KnownPuts(content: content))
       ).map(IndexBuild.whole)
     }
     indexState.withLock { $0 = known }
@@ -261,25 +262,31 @@ extension LocalStore {
   /// The history section of an index of the whole file `log`: the one of the index at `path`
   /// carried forward with the lines after its prefix, when that index still describes the
   /// file (same store, same file, its probes unchanged) and has one; else from a scan of the
-  /// whole file (the first index of a file). `nil` when the file cannot be read.
-  static func wholeHistory(log: Log, at path: String, fileSystem: any FileSystem)
-    -> LocalIndex.HistorySection?
-  {
+  /// whole file (the first index of a file), or without one when `known` holds every line it
+  /// would find. Neither scan decodes again the live rows' lines `known` holds. `nil` when
+  /// the file cannot be read.
+  static func wholeHistory(
+    log: Log, at path: String, fileSystem: any FileSystem, known: HistoryScan.KnownPuts
+  ) -> LocalIndex.HistorySection? {
     if let reader = IndexReader(path: path, fileSystem: fileSystem),
       reader.index.hasHistory, reader.index.storeID == log.header.storeID.rawValue,
       log.isDescribed(by: reader.index.prefix),
-      var scan = HistoryScan.scan(log, after: (reader.index.prefix.end, reader.index.prefix.lines))
+      var scan = HistoryScan.scan(
+        log, after: (reader.index.prefix.end, reader.index.prefix.lines), known: known)
     {
       if !scan.unresolved.isEmpty {
         let resolved = reader.forEachEntry { entry in
           guard entry.kind == .row else { return }
           scan.resolve(row: entry.row, to: LocalIndex.HistoryKey(model: entry.model, id: entry.id))
         }
-        guard resolved else { return HistoryScan.scan(log, after: nil)?.section(carrying: nil) }
+        guard resolved else {
+          return HistoryScan.scan(log, after: nil, known: known)?.section(carrying: nil)
+        }
       }
       if let section = scan.section(carrying: reader) { return section }
     }
-    return HistoryScan.scan(log, after: nil)?.section(carrying: nil)
+    return (known.wholeScan ?? HistoryScan.scan(log, after: nil, known: known))?
+      .section(carrying: nil)
   }
 }
 

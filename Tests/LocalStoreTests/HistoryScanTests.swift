@@ -1,0 +1,110 @@
+import Foundation
+import JSONLines
+import LocalStore
+import StashModel
+import StashTestSupport
+import Testing
+
+/// The history section of a store's first index (issue 26, item 5): the live rows' current
+/// lines, which the store read and checked (or wrote) just before, are not decoded again by
+/// the scan that finds every record's lines; the others (earlier puts, removals, tombstones)
+/// are, and the section lists the same lines either way.
+@Suite struct HistoryScanTests {
+  static func open(_ folder: URL, _ index: LocalStore.IndexPolicy, _ focus: LocalStore.Focus? = nil)
+    throws -> LocalStore
+  {
+    try LocalStore.open(
+      folder: folder.path, schemas: InventorySchemas.registry,
+      lock: FolderLock(folder: folder.path),
+      create: .init(deviceID: SyncFocusTests.device, deviceName: "salon-mac", time: epoch),
+      focus: focus, index: index)
+  }
+
+  /// No index is ever written (the store stays below its rows).
+  static let never = LocalStore.IndexPolicy(minimumRows: 1 << 30)
+
+  @Test func aFirstIndexOfLiveRowsOnlyDoesNotSearchTheFile() throws {
+    try withTemporaryFolder { folder in
+      _ = try Self.open(folder, Self.never)
+      try Self.open(folder, Self.never).update("the items") { _, transaction in
+        for number in 0..<300 {
+          try transaction.insert(
+            SyncFocusTests.record(SyncFocusTests.key(number), "Tube \(number)"))
+        }
+      }
+      let files = CountingFileSystem()
+      let store = try LocalStore.open(
+        folder: folder.path, schemas: InventorySchemas.registry,
+        lock: FolderLock(folder: folder.path), create: nil, index: DeferredIndexTests.eager,
+        fileSystem: files)
+      let path = folder.path + "/" + LocalStore.fileName
+      let size = try #require(
+        try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+      files.reset()
+      let (_, decoded) = HistoryCensus.counting(path: path) { store.maintainIndex() }
+      #expect(FileManager.default.fileExists(atPath: store.indexPath))
+      #expect(decoded == 0)
+      // Every line the section lists is a live row's current line, known to the store: the
+      // file is not searched (the search alone reads all of it), only the lines that describe
+      // the prefix are read.
+      let read = files.reads(ofFileEndingWith: "/" + LocalStore.fileName).bytes
+      #expect(read < size, "read \(read) of \(size) bytes")
+      let keys = [0, 1, 150, 299].map(SyncFocusTests.key)
+      let focused = try Self.open(folder, Self.never, LocalStore.Focus(keys: Set(keys)))
+      #expect(SyncFocusTests.isUsed(focused))
+      let whole = try Self.open(folder, Self.never)
+      for key in keys {
+        let indexed = try focused.log(of: key)
+        #expect(indexed.entries.count == 1)
+        #expect(indexed.entries.map(\.record) == (try whole.log(of: key)).entries.map(\.record))
+      }
+    }
+  }
+
+  @Test func aFirstIndexDecodesOnlyTheLinesNoLiveRowHolds() throws {
+    try withTemporaryFolder { folder in
+      _ = try Self.open(folder, Self.never)
+      let writer = try Self.open(folder, Self.never)
+      try writer.update("the items") { _, transaction in
+        for number in 0..<300 {
+          try transaction.insert(
+            SyncFocusTests.record(SyncFocusTests.key(number), "Tube \(number)"))
+        }
+      }
+      // 50 rows edited (their first put lines are no longer current), 10 deleted (a
+      // tombstone and a removal each, and their put lines no longer current).
+      try writer.update("edits and deletions") { content, transaction in
+        for number in 0..<50 {
+          let stored = try #require(content.rows(for: SyncFocusTests.key(number)).first)
+          try transaction.replace(
+            stored.row, with: SyncFocusTests.record(SyncFocusTests.key(number), "Edited \(number)"))
+        }
+        for number in 100..<110 {
+          let stored = try #require(content.rows(for: SyncFocusTests.key(number)).first)
+          transaction.delete(stored, at: epoch)
+        }
+      }
+      #expect(!FileManager.default.fileExists(atPath: writer.indexPath))
+      let store = try Self.open(folder, DeferredIndexTests.eager)
+      let path = folder.path + "/" + LocalStore.fileName
+      let (_, decoded) = HistoryCensus.counting(path: path) { store.maintainIndex() }
+      #expect(FileManager.default.fileExists(atPath: store.indexPath))
+      // 50 earlier puts + 10 puts of deleted rows + 10 tombstones + 10 removals, not the
+      // 290 live rows' lines (370 before).
+      #expect(decoded == 80)
+      // The section lists what a search of the whole file finds.
+      let keys = [0, 1, 49, 50, 100, 109, 299].map(SyncFocusTests.key)
+      let focused = try Self.open(folder, Self.never, LocalStore.Focus(keys: Set(keys)))
+      #expect(SyncFocusTests.isUsed(focused))
+      let whole = try Self.open(folder, Self.never)
+      for key in keys {
+        let indexed = try focused.log(of: key)
+        let searched = try whole.log(of: key)
+        #expect(indexed.entries.count == searched.entries.count)
+        #expect(indexed.entries.map(\.record) == searched.entries.map(\.record))
+        #expect(indexed.entries.map(\.tombstone) == searched.entries.map(\.tombstone))
+        #expect(indexed.entries.map(\.sequence) == searched.entries.map(\.sequence))
+      }
+    }
+  }
+}
