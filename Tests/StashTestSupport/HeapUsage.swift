@@ -75,7 +75,6 @@ public enum HeapUsage {
       waitpid(child, &status, 0)
       return answered ? result : nil
     #else
-      _ = measure
       return nil
     #endif
   }
