@@ -11,7 +11,7 @@ import StashModel
 /// the local row, that row and the hash of what it writes. The mirror's copies go straight
 /// into ``mirrorWrites``, in the form the mirror's write takes. What a decision read (the
 /// local rows, the mirror's leaves or versions) stays in the stores' content, where the checks
-/// before the write read it again (``rowsRead(in:)``, ``versionsRead(in:)``).
+/// before the write read it again (``rowsRead(by:in:)``, ``versionsRead(by:in:)``).
 struct Plan {
   /// A version to write to the mirror: the snapshot, its parents, and its hash when it is the
   /// local row's record: the row's stored hash, which ``Reconciler/reconcile(keys:)`` checks
@@ -129,6 +129,7 @@ struct Plan {
       report.examined += 1
       report.rows[decision.row, default: 0] += 1
     }
+    decided = decided.trimmed()
     mirrorWrites = mirrorWrites.trimmed()
     localEffects = localEffects.trimmed()
     localWrites = localWrites.trimmed()
@@ -142,7 +143,7 @@ struct Plan {
       openConflicts[situation.key] != nil
       || decision.effects.contains { if case .recordConflict = $0 { true } else { false } }
     var writesRow = false
-    var writtenHashes = [SnapshotHash?]()
+    var written: (count: Int, hash: SnapshotHash?) = (0, nil)
     for effect in decision.effects {
       switch effect {
       case .copyToMirror(let snapshot, let parents):
@@ -153,7 +154,7 @@ struct Plan {
         continue
       case .writeLocal(let record):
         writesRow = true
-        writtenHashes.append(Self.leafHash(of: record, in: situation))
+        written = (written.count + 1, Self.leafHash(of: record, in: situation))
       case .deleteLocal:
         writesRow = true
       default:
@@ -168,7 +169,7 @@ struct Plan {
       localWrites.append(
         LocalWrite(
           row: row?.row, kept: row?.record,
-          hash: writtenHashes.count == 1 ? writtenHashes[0] : nil))
+          hash: written.count == 1 ? written.hash : nil))
     }
     decided.append(
       Decided(
