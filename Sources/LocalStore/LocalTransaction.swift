@@ -11,22 +11,31 @@ public struct LocalTransaction: Sendable {
   ///
   /// An inserted or replaced row's snapshot hash is computed here, for all of them at once on
   /// every core (a second device's first pass inserts 100,000 rows), unless the caller gave
-  /// it: read it once, when the transaction is complete.
+  /// it: read it once, when the transaction is complete. When every hash was given (a
+  /// reconcile pass's changes), they are the recorded changes themselves, not a copy.
   public var changes: [LocalChange] {
+    guard !unhashed.isEmpty else { return recorded }
     let recorded = self.recorded
-    return Parallel.map(count: recorded.count) { index in
-      switch recorded[index] {
-      case .change(let change): change
-      case .row(let row, let record, let hash): .putRow(row, record, hash ?? record.snapshotHash)
-      }
+    let unhashed = self.unhashed
+    let hashes = Parallel.map(count: unhashed.count) { index -> SnapshotHash? in
+      guard case .putRow(_, let record, _) = recorded[unhashed[index]] else { return nil }
+      return record.snapshotHash
     }
+    var changes = recorded
+    for (index, hash) in zip(unhashed, hashes) {
+      guard case .putRow(let row, let record, _) = changes[index], let hash else { continue }
+      changes[index] = .putRow(row, record, hash)
+    }
+    return changes
   }
-  /// The changes, each row's without its hash yet.
-  private var recorded: [Recorded] = []
-  private enum Recorded: Sendable {
-    case change(LocalChange)
-    case row(RowID, Record, SnapshotHash?)
-  }
+  /// The changes; a row whose hash is still to compute holds ``placeholder`` until
+  /// ``changes`` computes it.
+  private var recorded: [LocalChange] = []
+  /// Where in ``recorded`` the rows whose hash is still to compute are.
+  private var unhashed: [Int] = []
+  /// The hash a row holds in ``recorded`` until ``changes`` computes its own.
+  private static let placeholder = SnapshotHash(
+    digest: SHA256Digest(bytes: [UInt8](repeating: 0, count: 32))!)
   private var nextRow: RowID
   private let schemas: SchemaRegistry
 
@@ -57,7 +66,7 @@ public struct LocalTransaction: Sendable {
     }
     let row = nextRow
     nextRow = RowID(row.rawValue + 1)
-    recorded.append(.row(row, record, hash))
+    recordRow(row, record, hash: hash)
     return row
   }
 
@@ -72,7 +81,18 @@ public struct LocalTransaction: Sendable {
     _ row: RowID, with record: Record, hash: SnapshotHash? = nil
   ) throws(ModelError) {
     try checkRegistered(record)
-    recorded.append(.row(row, record, hash))
+    recordRow(row, record, hash: hash)
+  }
+
+  /// Records `row` holding `record`, with its hash when given.
+  private mutating func recordRow(_ row: RowID, _ record: Record, hash: SnapshotHash?) {
+    if hash == nil { unhashed.append(recorded.count) }
+    recorded.append(.putRow(row, record, hash ?? Self.placeholder))
+  }
+
+  /// Makes room for `count` changes in all (a pass knows how many it records).
+  public mutating func reserveCapacity(_ count: Int) {
+    recorded.reserveCapacity(count)
   }
 
   /// Deletes a row explicitly: its tombstone first, then the row, in this one transaction.
@@ -85,50 +105,50 @@ public struct LocalTransaction: Sendable {
   public mutating func delete(_ row: StoredRow, at time: Timestamp) -> Tombstone {
     let tombstone = Tombstone(
       model: row.record.model, id: row.record.id, deletedAt: time, deletedHash: row.hash)
-    recorded.append(.change(.putTombstone(tombstone)))
-    recorded.append(.change(.removeRow(row.row)))
+    recorded.append(.putTombstone(tombstone))
+    recorded.append(.removeRow(row.row))
     return tombstone
   }
 
   /// Removes a row without a tombstone (only the reconciler does this, when it applies a
   /// tombstone that arrived: it writes that tombstone itself).
   public mutating func removeRow(_ row: RowID) {
-    recorded.append(.change(.removeRow(row)))
+    recorded.append(.removeRow(row))
   }
 
   /// Writes or replaces the tombstone of its key.
   public mutating func putTombstone(_ tombstone: Tombstone) {
-    recorded.append(.change(.putTombstone(tombstone)))
+    recorded.append(.putTombstone(tombstone))
   }
 
   /// Removes the tombstone of `key`.
   public mutating func removeTombstone(_ key: RecordKey) {
-    recorded.append(.change(.removeTombstone(key)))
+    recorded.append(.removeTombstone(key))
   }
 
   /// Sets (or, with `nil`, forgets) the checkpoint of `key`.
   public mutating func setCheckpoint(_ key: RecordKey, to checkpoint: Checkpoint?) {
-    recorded.append(.change(checkpoint.map { .putCheckpoint(key, $0) } ?? .removeCheckpoint(key)))
+    recorded.append(checkpoint.map { .putCheckpoint(key, $0) } ?? .removeCheckpoint(key))
   }
 
   /// Forgets every checkpoint and binds the set to `mirror`.
   public mutating func bindCheckpoints(to mirror: StoreID?) {
-    recorded.append(.change(.bindCheckpoints(mirror)))
+    recorded.append(.bindCheckpoints(mirror))
   }
 
   /// Records or updates a conflict.
   public mutating func put(_ conflict: SyncConflict) {
-    recorded.append(.change(.putConflict(conflict)))
+    recorded.append(.putConflict(conflict))
   }
 
   /// Records or updates a diagnostic.
   public mutating func put(_ diagnostic: Diagnostic) {
-    recorded.append(.change(.putDiagnostic(diagnostic)))
+    recorded.append(.putDiagnostic(diagnostic))
   }
 
   /// Removes a diagnostic.
   public mutating func removeDiagnostic(_ key: RecordKey, store: Diagnostic.Store) {
-    recorded.append(.change(.removeDiagnostic(key, store)))
+    recorded.append(.removeDiagnostic(key, store))
   }
 
   /// Whether nothing was recorded (a save of it writes nothing).
@@ -136,7 +156,7 @@ public struct LocalTransaction: Sendable {
 
   /// Replaces the device's settings.
   public mutating func setSettings(_ settings: DeviceSettings) {
-    recorded.append(.change(.putSettings(settings)))
+    recorded.append(.putSettings(settings))
   }
 
   /// The keys of the records whose rows or tombstones `changes` touch.

@@ -32,9 +32,11 @@ public final class MirrorStore: Sendable {
   /// How many times this store's saves wrote the index.
   let savedIndexWrites = Mutex(0)
   /// Versions this process saved whose hash and id it computed, or checked, from these very
-  /// snapshots in this run (``MirrorTransaction/checkedIdentities``), until the next
-  /// ``verify(_:)``: it checks only their records' models (see ``UntrustedVersion``).
-  let checkedIdentities = Mutex<[VersionRef: MirrorVersion]>([:])
+  /// snapshots in this run (``MirrorTransaction/checkedIdentities``), as saved, until the next
+  /// ``verify(_:)``: it checks only their records' models (see ``UntrustedVersion``). An array
+  /// without room to spare: a first sync's pass notes every version it writes, and the
+  /// export that checks them follows the local store's write.
+  let checkedIdentities = Mutex<[MirrorVersion]>([])
 
   private init(
     file: LogStore<MirrorContent>, droppedTail: TailReport?, indexUse: IndexUse,

@@ -72,31 +72,77 @@ extension MirrorStore {
   /// the content read from the file since, is checked whole. Each call starts the record of
   /// such versions afresh.
   public func verify(_ versions: some Sequence<MirrorVersion>) throws(UntrustedVersion) {
-    let versions = Array(versions)
-    let checked = checkedIdentities.withLock { checked in
-      defer { checked = [:] }
+    try versionCheck().verify(versions)
+  }
+
+  /// Starts a check of versions that leave the mirror in several batches, each checked as
+  /// ``verify(_:)`` checks them: checking the batches in order is one ``verify(_:)`` of all of
+  /// them, without holding them all at once.
+  ///
+  /// - Returns: The check; it takes the record of the versions saved since the last check,
+  ///   which starts afresh.
+  public func versionCheck() -> VersionCheck {
+    let saved = checkedIdentities.withLock { checked in
+      defer { checked = [] }
       return checked
     }
+    return VersionCheck(path: path, saved: saved)
+  }
+
+  /// Notes the versions at `indexes` of `changes`, as saved (see ``checkedIdentities``).
+  func noteCheckedIdentities(_ indexes: [Int], in changes: [MirrorChange]) {
+    checkedIdentities.withLock { checked in
+      // Room for exactly these when nothing waits (a pass's one save), else twice as much.
+      let needed = checked.count + indexes.count
+      if checked.capacity < needed {
+        checked.reserveCapacity(checked.isEmpty ? needed : max(needed, 2 * checked.count))
+      }
+      for index in indexes {
+        guard case .addVersion(let version, _) = changes[index] else { continue }
+        checked.append(version)
+      }
+    }
+  }
+}
+
+/// A check of mirror versions before they leave the mirror, possibly in several batches
+/// (see ``MirrorStore/versionCheck()``).
+public struct VersionCheck: Sendable {
+  /// The mirror file, for the error.
+  private let path: String
+  /// The versions this process saved with an identity it computed or checked, as saved.
+  private let saved: [MirrorVersion]
+  /// Where each of ``saved`` is, by its id's hash value (a version whose id shares another's
+  /// hash value is not found, and is checked whole).
+  private let positions: [Int: Int]
+
+  init(path: String, saved: [MirrorVersion]) {
+    self.path = path
+    self.saved = saved
+    var positions = [Int: Int](minimumCapacity: saved.count)
+    for (index, version) in saved.enumerated() { positions[version.id.hashValue] = index }
+    self.positions = positions
+  }
+
+  /// Checks `versions` as ``MirrorStore/verify(_:)`` does.
+  ///
+  /// - Throws: ``UntrustedVersion`` for the first that cannot be trusted.
+  public func verify(_ versions: some Sequence<MirrorVersion>) throws(UntrustedVersion) {
+    let versions = Array(versions)
     let untrusted = Parallel.firstProblem(count: versions.count) { index in
       let version = versions[index]
-      return checked[version.ref] == version ? version.modelProblem : version.integrityProblem
+      return isSaved(version) ? version.modelProblem : version.integrityProblem
     }
     if let (index, problem) = untrusted {
       let version = versions[index]
       throw UntrustedVersion(path: path, version: version.id, key: version.key, problem: problem)
     }
   }
-}
 
-extension MirrorStore {
-  /// Notes the versions at `indexes` of `changes`, as saved (see ``checkedIdentities``).
-  func noteCheckedIdentities(_ indexes: [Int], in changes: [MirrorChange]) {
-    checkedIdentities.withLock { checked in
-      checked.reserveCapacity(checked.count + indexes.count)
-      for index in indexes {
-        guard case .addVersion(let version, _) = changes[index] else { continue }
-        checked[version.ref] = version
-      }
-    }
+  /// Whether the content holds `version` exactly as this process saved it (compared whole:
+  /// one read again from the file with other bytes is not).
+  private func isSaved(_ version: MirrorVersion) -> Bool {
+    guard let index = positions[version.id.hashValue] else { return false }
+    return saved[index] == version
   }
 }

@@ -1,0 +1,59 @@
+import LocalStore
+import MirrorStore
+import StashModel
+
+extension Plan {
+  /// Sorts every record both stores know into those that need the table and those already
+  /// settled.
+  ///
+  /// A record is settled when its one local row (or tombstone), every leaf of the mirror and
+  /// the checkpoint all carry the same snapshot hash, and it has no open conflict and no diagnostic: the
+  /// table would say row 1 (or 13) and write nothing. Recognizing that from the stored hashes
+  /// alone keeps a pass over a large store that agrees cheap; in debug builds an assertion
+  /// checks the table agrees for every settled record.
+  ///
+  /// - Parameter tableAgrees: Whether the table writes nothing for a record (checked in debug
+  ///   builds only, for every record found settled).
+  /// - Returns: The records that need a decision, and how many are settled as rows 1 and 13.
+  static func keysNeedingADecision(
+    local: LocalContent, mirror: MirrorContent, checkpoints: [RecordKey: Checkpoint],
+    openConflicts: [RecordKey: [SyncConflict]], diagnostics: [RecordKey: Diagnostic],
+    tableAgrees: (RecordKey) -> Bool
+  ) -> (pending: Set<RecordKey>, agreed: Int, deleted: Int) {
+    func isSettled(_ key: RecordKey, at hash: SnapshotHash) -> Bool {
+      guard let checkpoint = checkpoints[key], checkpoint.hash == hash,
+        let version = checkpoint.version,
+        openConflicts.isEmpty || openConflicts[key] == nil,
+        diagnostics.isEmpty || diagnostics[key] == nil
+      else { return false }
+      return mirror.leafSnapshot(of: key) == hash && mirror.isLeaf(version, of: key)
+    }
+    var pending = Set<RecordKey>()
+    var agreed = 0
+    var deleted = 0
+    for (key, rows) in local.rowsByKey {
+      if rows.count == 1, let row = local.rows[rows[0]], isSettled(key, at: row.hash) {
+        assert(tableAgrees(key), "the table disagrees that \(key) is settled")
+        agreed += 1
+      } else {
+        pending.insert(key)
+      }
+    }
+    for (key, tombstone) in local.tombstones where local.rowsByKey[key] == nil {
+      if isSettled(key, at: tombstone.hash) {
+        assert(tableAgrees(key), "the table disagrees that \(key) is settled")
+        deleted += 1
+      } else {
+        pending.insert(key)
+      }
+    }
+    func isAbsentHere(_ key: RecordKey) -> Bool {
+      local.rowsByKey[key] == nil && (local.tombstones.isEmpty || local.tombstones[key] == nil)
+    }
+    for key in checkpoints.keys where isAbsentHere(key) { pending.insert(key) }
+    for key in mirror.keys where isAbsentHere(key) { pending.insert(key) }
+    pending.formUnion(openConflicts.keys)
+    pending.formUnion(diagnostics.keys)
+    return (pending, agreed, deleted)
+  }
+}

@@ -1,0 +1,244 @@
+import LocalStore
+import MirrorStore
+import StashModel
+
+/// The decisions of one pass and the writes they need, computed from the two stores' content.
+///
+/// The plan is alive while both stores take its writes, when a pass holds the most memory,
+/// and a first sync or a second device's import decides every record (issue 26, item 4). So
+/// it keeps, per decided record, only what writing it needs: the key, the table row, the
+/// local effects (in one array for the whole pass), and for a decision that writes or removes
+/// the local row, that row and the hash of what it writes. The mirror's copies go straight
+/// into ``mirrorWrites``, in the form the mirror's write takes. What a decision read (the
+/// local rows, the mirror's leaves or versions) stays in the stores' content, where the checks
+/// before the write read it again (``rowsRead(by:in:)``, ``versionsRead(by:in:)``).
+struct Plan {
+  /// A version to write to the mirror: the snapshot, its parents, and its hash when it is the
+  /// local row's record: the row's stored hash, which ``Reconciler/reconcile(keys:)`` checks
+  /// against the record before anything is written, so the mirror's write need not compute it
+  /// again.
+  typealias MirrorWrite = (snapshot: Snapshot, parents: Set<VersionID>, hash: SnapshotHash?)
+
+  /// One record whose decision does something.
+  struct Decided {
+    /// The record.
+    let key: RecordKey
+    /// The row of the table that applied.
+    let row: TableRow
+    /// Where its local effects end in ``Plan/localEffects`` (they start where the previous
+    /// record's end).
+    let effectsEnd: Int
+    /// Its entry in ``Plan/localWrites``, or -1 when it neither writes nor removes a row.
+    let localWrite: Int32
+  }
+
+  /// What a decision that writes or removes the local row needs beyond its effects.
+  struct LocalWrite {
+    /// The one live local row, if there is one.
+    let row: RowID?
+    /// That row's record, whose device-local fields a written copy keeps.
+    let kept: Record?
+    /// The hash of the record the decision writes, when it is a leaf's of the mirror: that
+    /// leaf's hash, which ``Reconciler/reconcile(keys:)`` checks (or a check of this run
+    /// already did) before anything is written. The copy written keeps the receiving row's
+    /// device-local fields, which the hash leaves out.
+    let hash: SnapshotHash?
+  }
+
+  /// How many decided records the checks before the write read at once.
+  static let checkBatch = 4096
+
+  let now: Timestamp
+  let device: DeviceID
+  let mirrorID: StoreID
+  /// The open conflicts of the keys examined (what the pass may supersede or settle).
+  let openConflicts: [RecordKey: [SyncConflict]]
+  /// The local store's duplicate diagnostics of the keys examined.
+  let diagnostics: [RecordKey: Diagnostic]
+  /// The records whose decisions do something (most records, most of the time, need nothing),
+  /// in key order.
+  private(set) var decided: [Decided] = []
+  /// The local effects of every decided record, in order (a copy to the mirror is in
+  /// ``mirrorWrites`` instead, and settling a record that has no open conflict is left out:
+  /// both change nothing in the local store).
+  private(set) var localEffects: [Effect] = []
+  /// What the decisions that write or remove a local row need.
+  private(set) var localWrites: [LocalWrite] = []
+  /// Records whose duplicate diagnostic no longer holds.
+  private(set) var staleDiagnostics: [RecordKey] = []
+  /// The versions to write to the mirror, in order; emptied once written.
+  private(set) var mirrorWrites: [MirrorWrite] = []
+  var report = PassReport()
+  let rebind: Bool
+
+  init(
+    local: LocalContent, mirror: MirrorContent, keys: Set<RecordKey>?, now: Timestamp,
+    device: DeviceID, rules: MergeRules = .design
+  ) {
+    // The plan keeps only what applying needs, never the whole content: a copy alive while the
+    // save applies its changes would make the store copy every row (copy-on-write), and a pass
+    // over one record would cost as much as a pass over all of them.
+    self.now = now
+    self.device = device
+    self.mirrorID = mirror.storeID
+    var openConflicts = [RecordKey: [SyncConflict]]()
+    for conflict in local.conflicts.values where conflict.state == .open {
+      openConflicts[conflict.key, default: []].append(conflict)
+    }
+    self.openConflicts = openConflicts
+    var diagnostics = [RecordKey: Diagnostic]()
+    for (id, diagnostic) in local.diagnostics where id.store == .local {
+      diagnostics[id.key] = diagnostic
+    }
+    self.diagnostics = diagnostics
+    // Checkpoints agreed with another mirror (a reset, an account change) mean nothing here:
+    // start without them, so the pass re-uploads instead of treating everything as absent.
+    self.rebind = local.checkpointMirror != mirror.storeID
+    report.reboundCheckpoints = rebind
+    let checkpoints = rebind ? [:] : local.checkpoints
+    func situation(_ key: RecordKey) -> KeySituation {
+      KeySituation(
+        key: key, localRows: local.rows(for: key), localTombstone: local.tombstones[key],
+        mirror: mirror.side(for: key), checkpoint: checkpoints[key],
+        versions: mirror.versions[key] ?? [:])
+    }
+    let candidates: [RecordKey]
+    if let keys {
+      candidates = keys.sorted()
+    } else {
+      let (pending, agreed, deleted) = Self.keysNeedingADecision(
+        local: local, mirror: mirror, checkpoints: checkpoints, openConflicts: openConflicts,
+        diagnostics: diagnostics
+      ) { key in
+        DecisionTable.decide(situation(key), rules: rules).effects.allSatisfy {
+          $0 == .settleConflicts
+        }
+      }
+      report.examined += agreed + deleted
+      if agreed > 0 { report.rows[.agree, default: 0] += agreed }
+      if deleted > 0 { report.rows[.bothDeleted, default: 0] += deleted }
+      candidates = pending.sorted()
+    }
+    // Records left to decide are, nearly all, records that need something.
+    decided.reserveCapacity(candidates.count)
+    for key in candidates {
+      let current = situation(key)
+      let decision = DecisionTable.decide(current, rules: rules)
+      if !decision.effects.isEmpty { add(decision, of: current) }
+      if decision.row != .duplicate && diagnostics[key] != nil { staleDiagnostics.append(key) }
+      report.examined += 1
+      report.rows[decision.row, default: 0] += 1
+    }
+    decided = decided.trimmed()
+    mirrorWrites = mirrorWrites.trimmed()
+    localEffects = localEffects.trimmed()
+    localWrites = localWrites.trimmed()
+  }
+
+  /// Keeps what writing `decision` needs.
+  private mutating func add(_ decision: Decision, of situation: KeySituation) {
+    let row = situation.localRows.count == 1 ? situation.localRows[0] : nil
+    // Settling changes nothing without an open conflict, unless the decision records one.
+    let settles =
+      openConflicts[situation.key] != nil
+      || decision.effects.contains { if case .recordConflict = $0 { true } else { false } }
+    var writesRow = false
+    var written: (count: Int, hash: SnapshotHash?) = (0, nil)
+    for effect in decision.effects {
+      switch effect {
+      case .copyToMirror(let snapshot, let parents):
+        mirrorWrites.append((snapshot, parents, Self.rowHash(of: snapshot, in: situation)))
+        report.copiedToMirror += 1
+        continue
+      case .settleConflicts where !settles:
+        continue
+      case .writeLocal(let record):
+        writesRow = true
+        written = (written.count + 1, Self.leafHash(of: record, in: situation))
+      case .deleteLocal:
+        writesRow = true
+      default:
+        break
+      }
+      localEffects.append(effect)
+    }
+    var localWrite: Int32 = -1
+    if writesRow {
+      localWrite = Int32(localWrites.count)
+      // A decision writes one record at most; were there several, each would be hashed.
+      localWrites.append(
+        LocalWrite(
+          row: row?.row, kept: row?.record,
+          hash: written.count == 1 ? written.hash : nil))
+    }
+    decided.append(
+      Decided(
+        key: situation.key, row: decision.row, effectsEnd: localEffects.count,
+        localWrite: localWrite))
+  }
+
+  /// Empties ``mirrorWrites`` once the mirror holds them.
+  mutating func mirrorWritten() {
+    mirrorWrites = []
+  }
+
+  /// Lets the decided records go once their local effects are in a transaction.
+  mutating func decisionsApplied() {
+    decided = []
+    localEffects = []
+    localWrites = []
+  }
+
+  /// The decided records, a batch of ``checkBatch`` at a time.
+  var batches: [ArraySlice<Decided>] {
+    stride(from: 0, to: decided.count, by: Self.checkBatch).map {
+      decided[$0..<min($0 + Self.checkBatch, decided.count)]
+    }
+  }
+
+  /// The local rows the decisions of `batch` read (every row carrying each key), from the
+  /// content they were decided on.
+  static func rowsRead(by batch: ArraySlice<Decided>, in local: LocalContent) -> [StoredRow] {
+    batch.flatMap { local.rows(for: $0.key) }
+  }
+
+  /// The mirror versions the decisions of `batch` read, from the content they were decided
+  /// on: the leaves, and every version of the record when it merged leaves or found them in
+  /// conflict (their ancestors are the merge's bases).
+  static func versionsRead(
+    by batch: ArraySlice<Decided>, in mirror: MirrorContent
+  ) -> [MirrorVersion] {
+    batch.flatMap { decided -> [MirrorVersion] in
+      switch decided.row {
+      case .merged, .concurrentVersions, .bothEdited, .deletedHereEditedThere,
+        .editedHereDeletedThere:
+        Array((mirror.versions[decided.key] ?? [:]).values)
+      default:
+        mirror.side(for: decided.key).leaves
+      }
+    }
+  }
+
+  /// The stored hash of the one local row when `snapshot` is its record (the snapshot a
+  /// decision copies to the mirror for a local insert or edit), else `nil`.
+  static func rowHash(of snapshot: Snapshot, in situation: KeySituation) -> SnapshotHash? {
+    guard situation.localRows.count == 1, case .record(let record) = snapshot,
+      record == situation.localRows[0].record
+    else { return nil }
+    return situation.localRows[0].hash
+  }
+
+  /// The hash of a record a decision writes to the local store, when it is a leaf's of the
+  /// mirror (see ``LocalWrite/hash``).
+  static func leafHash(of record: Record, in situation: KeySituation) -> SnapshotHash? {
+    situation.mirror.leaves.first { $0.snapshot.record == record }?.hash
+  }
+}
+
+extension Array {
+  /// The same elements in storage of their own size: an array grown by appending may have
+  /// room for up to twice its elements, for as long as it lives.
+  fileprivate func trimmed() -> [Element] {
+    capacity - count > count / 8 ? withUnsafeBufferPointer { Array($0) } : self
+  }
+}
