@@ -99,10 +99,6 @@ let package = Package(
       name: "StashCrashChild",
       dependencies: ["StashWorkload", "StashTestSupport", "JSONLines", "StashModel"],
       path: "Tests/StashCrashChild"),
-    .executableTarget(
-      name: "StashHeapProbe",
-      dependencies: ["MirrorStore", "JSONLines", "StashModel"],
-      path: "Tests/StashHeapProbe"),
     .testTarget(
       name: "StashModelTests",
       dependencies: ["StashModel", "StashBase", "JSONLines", "StashTestSupport"]),

@@ -26,7 +26,15 @@ import Testing
   }
 
   /// The child executable, built beside the test runner.
-  static var child: URL { builtExecutable("StashCrashChild") }
+  static var child: URL {
+    #if os(macOS)
+      for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+        return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(
+          "StashCrashChild")
+      }
+    #endif
+    return Bundle.main.bundleURL.appendingPathComponent("StashCrashChild")
+  }
 
   @Test func aKillAtAnyCallLeavesEveryStoreAtACommitWithEverySavedStep() async throws {
     try #require(
