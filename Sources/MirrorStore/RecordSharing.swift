@@ -11,11 +11,19 @@ import Synchronization
 /// ends, and another store's content held past that store's next save would make the save
 /// copy it whole.
 public final class RecordSharing: Sendable {
-  private let lookup: Mutex<(@Sendable (RecordKey) -> Record?)?>
+  /// The lookup, boxed: a closure kept in the mutex itself was re-wrapped in a conversion
+  /// thunk each time `withLock` handed it out and wrote it back, so the n-th lookup ran
+  /// through 2n thunks (quadratic, and at 100,000 records deep enough to overflow a stack).
+  private final class Lookup: Sendable {
+    let find: @Sendable (RecordKey) -> Record?
+    init(_ find: @escaping @Sendable (RecordKey) -> Record?) { self.find = find }
+  }
+
+  private let lookup: Mutex<Lookup?>
 
   /// Offers the records `lookup` finds by key (`nil`: none for that key).
   public init(_ lookup: @escaping @Sendable (RecordKey) -> Record?) {
-    self.lookup = Mutex(lookup)
+    self.lookup = Mutex(Lookup(lookup))
   }
 
   /// Stops offering records, and lets go of what the lookup captured.
@@ -25,7 +33,7 @@ public final class RecordSharing: Sendable {
 
   /// The offered record when it equals `record`, else `record`.
   func shared(_ record: Record) -> Record {
-    guard let find = lookup.withLock({ $0 }), let offered = find(record.key), offered == record
+    guard let box = lookup.withLock({ $0 }), let offered = box.find(record.key), offered == record
     else { return record }
     return offered
   }
