@@ -1,6 +1,7 @@
 import Foundation
 import JSONLines
 import LocalStore
+import StashBase
 import StashModel
 import StashTestSupport
 import Testing
@@ -41,7 +42,7 @@ import Testing
       let size = try #require(
         try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
       files.reset()
-      let (_, decoded) = HistoryCensus.counting(path: path) { store.maintainIndex() }
+      let (_, decoded) = historyCensus.counting(path) { store.maintainIndex() }
       #expect(FileManager.default.fileExists(atPath: store.indexPath))
       #expect(decoded == 0)
       // Every line the section lists is a live row's current line, known to the store: the
@@ -87,7 +88,7 @@ import Testing
       #expect(!FileManager.default.fileExists(atPath: writer.indexPath))
       let store = try Self.open(folder, DeferredIndexTests.eager)
       let path = folder.path + "/" + LocalStore.fileName
-      let (_, decoded) = HistoryCensus.counting(path: path) { store.maintainIndex() }
+      let (_, decoded) = historyCensus.counting(path) { store.maintainIndex() }
       #expect(FileManager.default.fileExists(atPath: store.indexPath))
       // 50 earlier puts + 10 puts of deleted rows + 10 tombstones + 10 removals, not the
       // 290 live rows' lines (370 before).

@@ -1,5 +1,6 @@
 import Foundation
 import Stash
+import StashBase
 import StashModel
 import StashTestSupport
 import Testing
@@ -42,7 +43,7 @@ struct CountedThing: CodableRecord, Equatable {
   @Test func aFirstSyncHashesEachRecordOnce() throws {
     try withTemporaryFolder { root in
       let pair = try pairWithRecords(root)
-      let (report, hashes) = try HashCensus.counting(model: CountedThing.model) {
+      let (report, hashes) = try hashCensus.counting(CountedThing.model) {
         try pair.open("a").sync()
       }
       #expect(report.versionsExported == Self.count)
@@ -56,7 +57,7 @@ struct CountedThing: CodableRecord, Equatable {
     try withTemporaryFolder { root in
       let pair = try pairWithRecords(root)
       _ = try pair.open("a").sync()
-      let (report, hashes) = try HashCensus.counting(model: CountedThing.model) {
+      let (report, hashes) = try hashCensus.counting(CountedThing.model) {
         try pair.open("b").sync()
       }
       #expect(report.appliedLocally == Self.count)

@@ -1,6 +1,6 @@
 import JSONLines
+package import StashBase
 import StashModel
-import Synchronization
 
 extension HistoryScan {
   /// The put lines whose row and record a whole content already knows: each live row's
@@ -47,35 +47,7 @@ extension HistoryScan {
   }
 }
 
-/// How many lines the history section's scans decoded, by store file, while a test watched:
-/// the seam that lets a test prove which lines an index write decodes again (issue 26, item
-/// 5), never a clock. Off (one relaxed atomic load per line) unless ``counting(path:_:)``
-/// runs; counts go by file so that tests running at the same time add nothing.
-package enum HistoryCensus {
-  /// How many ``counting(path:_:)`` calls are running.
-  private static let watchers = Atomic<Int>(0)
-  /// The counts of the files being watched.
-  private static let counts = Mutex<[String: Int]>([:])
-
-  static func noteDecoded(in path: String) {
-    guard watchers.load(ordering: .relaxed) > 0 else { return }
-    counts.withLock { counts in
-      if let current = counts[path] { counts[path] = current + 1 }
-    }
-  }
-
-  /// Runs `body` and returns how many lines of the store file at `path` the history scans
-  /// decoded meanwhile (on any thread).
-  package static func counting<T>(
-    path: String, _ body: () throws -> T
-  ) rethrows -> (result: T, decoded: Int) {
-    counts.withLock { $0[path] = 0 }
-    watchers.add(1, ordering: .sequentiallyConsistent)
-    defer {
-      watchers.subtract(1, ordering: .sequentiallyConsistent)
-      counts.withLock { $0[path] = nil }
-    }
-    let result = try body()
-    return (result, counts.withLock { $0[path] ?? 0 })
-  }
-}
+/// How many lines the history section's scans decoded, by store file, while a test watched
+/// (``Census``): what lets a test prove which lines an index write decodes again (issue 26,
+/// item 5).
+package let historyCensus = Census()

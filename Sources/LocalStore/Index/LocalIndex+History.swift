@@ -96,7 +96,7 @@ struct HistoryScan {
           scan.notePut(put.key, row: put.row, at: span, rowKeys: &rowKeys)
           return
         }
-        HistoryCensus.noteDecoded(in: log.path)
+        historyCensus.note(log.path)
         guard let operation = log.operation(inLine: text) else {
           failed = true
           return

@@ -1,5 +1,4 @@
 public import StashBase
-import Synchronization
 
 /// The SHA-256 of a snapshot's canonical encoding: how every side recognizes a version.
 ///
@@ -29,13 +28,13 @@ public struct SnapshotHash: Hashable, Comparable, Sendable, CustomStringConverti
     bytes.reserveCapacity(256)
     CanonicalEncoding.append(record, to: &bytes)
     self.digest = SHA256.hash(bytes)
-    HashCensus.count(record.model)
+    hashCensus.note(record.model)
   }
 
   /// The hash of a tombstone's canonical encoding.
   public init(of tombstone: Tombstone) {
     self.digest = SHA256.hash(CanonicalEncoding.bytes(of: tombstone))
-    HashCensus.count(tombstone.model)
+    hashCensus.note(tombstone.model)
   }
 
   /// 64 lowercase hexadecimal digits.
@@ -49,37 +48,7 @@ public struct SnapshotHash: Hashable, Comparable, Sendable, CustomStringConverti
   public static func < (lhs: SnapshotHash, rhs: SnapshotHash) -> Bool { lhs.digest < rhs.digest }
 }
 
-/// How many snapshot hashes were computed, by model, while a test watched: the seam that
-/// lets a test prove how often a sync hashes each record (issue 26, item 5), never a clock.
-///
-/// Off (one relaxed atomic load per hash) unless ``counting(model:_:)`` runs. Counts go by
-/// model so that other tests running at the same time, with other models, add nothing.
-package enum HashCensus {
-  /// How many ``counting(model:_:)`` calls are running.
-  private static let watchers = Atomic<Int>(0)
-  /// The counts of the models being watched.
-  private static let counts = Mutex<[String: Int]>([:])
-
-  static func count(_ model: String) {
-    guard watchers.load(ordering: .relaxed) > 0 else { return }
-    counts.withLock { counts in
-      if let current = counts[model] { counts[model] = current + 1 }
-    }
-  }
-
-  /// Runs `body` and returns how many snapshot hashes of `model`'s records and tombstones it
-  /// (and any thread meanwhile) computed. Use a model no other test uses at the same time
-  /// (tests that share one run serialized).
-  package static func counting<T>(
-    model: String, _ body: () throws -> T
-  ) rethrows -> (result: T, hashes: Int) {
-    counts.withLock { $0[model] = 0 }
-    watchers.add(1, ordering: .sequentiallyConsistent)
-    defer {
-      watchers.subtract(1, ordering: .sequentiallyConsistent)
-      counts.withLock { $0[model] = nil }
-    }
-    let result = try body()
-    return (result, counts.withLock { $0[model] ?? 0 })
-  }
-}
+/// How many snapshot hashes were computed, by model, while a test watched (``Census``): what
+/// lets a test prove how often a sync hashes each record (issue 26, item 5). Use a model no
+/// other test uses at the same time.
+package let hashCensus = Census()
