@@ -38,7 +38,7 @@ extension MirrorContent {
         if version.key != key { problems.append("version \(id.short) is filed under \(key)") }
         if version.generation < 1 { problems.append("version \(id.short) has generation 0") }
       }
-      if let cycle = firstCycle(in: known.dictionary) {
+      if let cycle = firstCycle(in: known) {
         problems.append("\(key) has a cycle through version \(cycle.short)")
       }
     }
@@ -53,7 +53,7 @@ extension MirrorContent {
   }
 
   /// A version on a cycle of the graph, if there is one (an iterative depth-first search).
-  private func firstCycle(in known: [VersionID: MirrorVersion]) -> VersionID? {
+  private func firstCycle(in known: RecordVersions) -> VersionID? {
     var state = [VersionID: Bool]()  // false: on the current path; true: finished
     for start in known.keys.sorted() where state[start] == nil {
       var stack: [(VersionID, [VersionID])] = [(start, Array(known[start]!.parents))]

@@ -40,12 +40,6 @@ public struct RecordVersions: Equatable, Sendable, ExpressibleByDictionaryLitera
     for (_, version) in elements { add(version) }
   }
 
-  /// The versions given, added in order.
-  public init(_ versions: some Sequence<MirrorVersion>) {
-    self.init()
-    for version in versions { add(version) }
-  }
-
   /// How many versions there are.
   public var count: Int {
     switch storage {
@@ -82,15 +76,6 @@ public struct RecordVersions: Equatable, Sendable, ExpressibleByDictionaryLitera
     case .none: []
     case .one(let version): [version.id]
     case .many(let graph): Set(graph.byID.keys)
-    }
-  }
-
-  /// The versions by id, as a dictionary (built for the call when there is one version).
-  public var dictionary: [VersionID: MirrorVersion] {
-    switch storage {
-    case .none: [:]
-    case .one(let version): [version.id: version]
-    case .many(let graph): graph.byID
     }
   }
 

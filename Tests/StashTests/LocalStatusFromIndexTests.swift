@@ -48,6 +48,21 @@ import Testing
 
   /// Expects status as `stash sync status` reads it to say what status over both stores read
   /// whole says, and the local store to have been read (`fromIndex`) through the index only.
+  /// `device` (house's "a", opened for status through the index) read its status from the
+  /// index's section: under 1/20 of the store file, and the status a whole read shows.
+  static func expectStatusReadFromTheIndex(
+    _ device: DeviceFolder, _ house: Household, _ files: CountingFileSystem
+  ) throws {
+    #expect(device.folder.content?.isComplete == false)
+    #expect(device.folder.indexedLocalStatus.withLock { $0 != nil })
+    let store = files.reads(ofFileEndingWith: "/default.store")
+    let size = try #require(
+      try FileManager.default.attributesOfItem(atPath: house.a.path + "/default.store")[.size]
+        as? Int)
+    #expect(store.bytes * 20 < size, "read \(store.bytes) of \(size) bytes")
+    try expectSameStatus(house, house.a, fromIndex: true)
+  }
+
   static func expectSameStatus(_ house: Household, _ home: URL, fromIndex: Bool) throws {
     let device = try statusFolder(house, home)
     let got = StatusFromIndexTests.shown(device)
@@ -99,14 +114,7 @@ import Testing
       let device = try DeviceFolder.open(at: house.a.path, options: options).openedForStatus()
       device.folder.openMirrorForStatus()
       let got = StatusFromIndexTests.shown(device)
-      #expect(device.folder.content?.isComplete == false)
-      #expect(device.folder.indexedLocalStatus.withLock { $0 != nil })
-      let store = files.reads(ofFileEndingWith: "/default.store")
-      let size = try #require(
-        try FileManager.default.attributesOfItem(atPath: house.a.path + "/default.store")[.size]
-          as? Int)
-      #expect(store.bytes * 20 < size, "read \(store.bytes) of \(size) bytes")
-      try Self.expectSameStatus(house, house.a, fromIndex: true)
+      try Self.expectStatusReadFromTheIndex(device, house, files)
       // The two records changed since the sync wait to be sent; no conflict.
       let pending = device.syncOverview().pendingRecords
       #expect(pending.count == 2 && pending.allSatisfy { $0.model == "item" }, "\(pending)")
@@ -144,14 +152,7 @@ import Testing
       counted.fileSystem = files
       let device = try DeviceFolder.open(at: house.a.path, options: counted).openedForStatus()
       device.folder.openMirrorForStatus()
-      #expect(device.folder.content?.isComplete == false)
-      #expect(device.folder.indexedLocalStatus.withLock { $0 != nil })
-      let store = files.reads(ofFileEndingWith: "/default.store")
-      let size = try #require(
-        try FileManager.default.attributesOfItem(atPath: house.a.path + "/default.store")[.size]
-          as? Int)
-      #expect(store.bytes * 20 < size, "read \(store.bytes) of \(size) bytes")
-      try Self.expectSameStatus(house, house.a, fromIndex: true)
+      try Self.expectStatusReadFromTheIndex(device, house, files)
       let pending = device.syncOverview().pendingRecords
       #expect(pending.count == 6, "\(pending)")
     }
