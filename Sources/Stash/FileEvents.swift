@@ -1,9 +1,12 @@
 #if os(Linux)
   import Glibc
 
-  /// inotify watches on the folders a sync reads (Linux only): a change there ends a watch's
-  /// wait at once, and the polling that follows decides whether it is news. Without it (other
-  /// platforms, or inotify refused) the watch polls alone, which is correct on its own.
+  /// File-system events on what a sync reads: a change there ends a watch's wait at once, and
+  /// the polling that follows decides whether it is news. Without them (a platform with
+  /// neither inotify nor kqueue, or the system refusing them) the watch polls alone, which is
+  /// correct on its own.
+  ///
+  /// On Linux, inotify watches on the folders (one on a folder also sees its files written).
   final class FileEvents {
     private let descriptor: Int32
     private static let mask =
@@ -19,10 +22,11 @@
 
     deinit { close(descriptor) }
 
-    /// Watches `paths` (a path watched already keeps its watch; a missing one is skipped and
-    /// tried again at the next call).
-    func watch(_ paths: [String]) {
-      for path in paths { _ = inotify_add_watch(descriptor, path, Self.mask) }
+    /// Watches `folders` (a folder watched already keeps its watch; a missing one is skipped
+    /// and tried again at the next call). `files` are in those folders, whose watches see
+    /// them written.
+    func watch(folders: [String], files: [String]) {
+      for path in folders { _ = inotify_add_watch(descriptor, path, Self.mask) }
     }
 
     /// Waits up to `milliseconds` for an event, then reads every pending one.
@@ -61,5 +65,101 @@
       }
       return false
     }
+  }
+#elseif canImport(Darwin)
+  import Darwin
+
+  /// The `kevent` call (a bare `kevent(...)` is read as the struct's initializer).
+  private let keventCall = kevent
+
+  /// File-system events on what a sync reads: a change there ends a watch's wait at once, and
+  /// the polling that follows decides whether it is news. Without them (the system refusing
+  /// a kqueue) the watch polls alone, which is correct on its own.
+  ///
+  /// On Apple platforms, kqueue's vnode events (what a dispatch source of file-system events
+  /// is built on). A watch on a folder sees entries added, removed or renamed there, not its
+  /// files written, so the files a sync reads in place (the two stores) are watched one by
+  /// one. A file in the shared folder written in place (sync tools write a new file and
+  /// rename it) is seen by the polling, at the next tick.
+  final class FileEvents {
+    private let queue: Int32
+    private var watches = DescriptorWatches<Int32>()
+    private static let flags = UInt32(
+      NOTE_DELETE | NOTE_WRITE | NOTE_EXTEND | NOTE_ATTRIB | NOTE_LINK | NOTE_RENAME
+        | NOTE_REVOKE)
+
+    /// Watches nothing yet; `nil` when the system refuses a kqueue.
+    init?() {
+      queue = kqueue()
+      if queue < 0 { return nil }
+    }
+
+    deinit {
+      watches.closeAll { _ = close($0) }
+      close(queue)
+    }
+
+    /// Watches `folders` and `files`, each on the file its path names now (a path watched
+    /// already keeps its watch while it names the same file; a missing one is skipped and
+    /// tried again at the next call).
+    func watch(folders: [String], files: [String]) {
+      let queue = self.queue
+      watches.update(
+        to: folders + files, identify: Self.identity(at:),
+        open: { path in
+          let descriptor = open(path, O_EVTONLY)
+          guard descriptor >= 0 else { return nil }
+          var change = kevent(
+            ident: UInt(descriptor), filter: Int16(EVFILT_VNODE),
+            flags: UInt16(EV_ADD | EV_CLEAR), fflags: Self.flags, data: 0, udata: nil)
+          var info = stat()
+          guard keventCall(queue, &change, 1, nil, 0, nil) == 0, fstat(descriptor, &info) == 0
+          else {
+            close(descriptor)
+            return nil
+          }
+          return (descriptor, Self.identity(of: info))
+        },
+        close: { _ = close($0) })
+    }
+
+    /// Waits up to `milliseconds` for an event, then takes every pending one.
+    ///
+    /// - Returns: Whether an event came.
+    func wait(milliseconds: Int32) -> Bool {
+      var timeout = timespec(
+        tv_sec: Int(milliseconds / 1000), tv_nsec: Int(milliseconds % 1000) * 1_000_000)
+      var events: [kevent] = Array(repeating: kevent(), count: 16)
+      var count = keventCall(queue, nil, 0, &events, Int32(events.count), &timeout)
+      guard count > 0 else { return false }
+      var now = timespec(tv_sec: 0, tv_nsec: 0)
+      while count == Int32(events.count) {
+        count = keventCall(queue, nil, 0, &events, Int32(events.count), &now)
+      }
+      return true
+    }
+
+    private static func identity(at path: String) -> DescriptorWatches<Int32>.Identity? {
+      var info = stat()
+      guard stat(path, &info) == 0 else { return nil }
+      return identity(of: info)
+    }
+
+    private static func identity(of info: stat) -> DescriptorWatches<Int32>.Identity {
+      .init(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(info.st_ino))
+    }
+  }
+#else
+  /// File-system events, on a platform where the watch has none: it polls alone, which is
+  /// correct on its own.
+  final class FileEvents {
+    /// Always `nil`: there are no events to wait for.
+    init?() { return nil }
+
+    /// Nothing to watch.
+    func watch(folders: [String], files: [String]) {}
+
+    /// No event ever comes.
+    func wait(milliseconds: Int32) -> Bool { false }
   }
 #endif

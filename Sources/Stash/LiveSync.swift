@@ -14,8 +14,9 @@ import Synchronization
 /// cheapest run that is the whole sync). A local save changes the local store, a segment or
 /// photo that arrives changes the shared folder's listing: either starts an exchange at the
 /// next tick. The polling is correct on its own: a network share or a sync tool that writes
-/// without file-system events is seen at the next tick. On Linux, inotify watches on those
-/// folders end the wait as soon as something changes there (the fingerprint still decides).
+/// without file-system events is seen at the next tick. File-system events on what a sync
+/// reads end the wait as soon as something changes there (``FileEvents``: inotify on Linux,
+/// kqueue on Apple platforms); the fingerprint still decides.
 ///
 /// Each exchange is a separate sync, so the import gate keeps its meaning: nothing is copied
 /// before that exchange's own import finished successfully. A failed exchange (the shared
@@ -44,6 +45,9 @@ public struct LiveSync: Sendable {
   /// passes wait there): the next tick after ``AppPhase/enterForeground()`` exchanges
   /// whatever changed meanwhile.
   public let phase = AppPhase()
+  /// Whether to wait on file-system events where the platform has them (``FileEvents``);
+  /// `false` polls alone, as on a platform without them.
+  var usesFileEvents = true
   let fileSystem: any FileSystem
 
   /// A watch of the device folder `home` syncing with `sharedFolder`.
@@ -76,17 +80,13 @@ public struct LiveSync: Sendable {
   ) {
     var last: [String]?
     var failures = 0
-    #if os(Linux)
-      let events = FileEvents()
-    #endif
+    let events = usesFileEvents ? FileEvents() : nil
     while !stopped() {
       if phase.isInBackground {
         pause(interval, until: stopped)
         continue
       }
-      #if os(Linux)
-        events?.watch(watchedFolders())
-      #endif
+      events?.watch(folders: watchedFolders(), files: storeFiles)
       let now = fingerprint()
       if now != last {
         do throws(StashError) {
@@ -102,32 +102,28 @@ public struct LiveSync: Sendable {
           continue
         }
       }
-      #if os(Linux)
-        if let events {
-          waitForEvents(events, upTo: interval, until: stopped)
-          continue
-        }
-      #endif
+      if let events {
+        waitForEvents(events, upTo: interval, until: stopped)
+        continue
+      }
       pause(interval, until: stopped)
     }
   }
 
-  #if os(Linux)
-    /// Waits up to `duration` (the polling interval) for a file-system event in a watched
-    /// folder, checking `stopped` every 20 ms; after an event, until 50 ms pass without
-    /// another (at most 0.5 s), so that a burst of saves makes one exchange.
-    private func waitForEvents(
-      _ events: FileEvents, upTo duration: Duration, until stopped: () -> Bool
-    ) {
-      let end = ContinuousClock.now + duration
-      while !stopped() && ContinuousClock.now < end {
-        guard events.wait(milliseconds: 20) else { continue }
-        let settled = ContinuousClock.now + .milliseconds(500)
-        while !stopped() && ContinuousClock.now < settled && events.wait(milliseconds: 50) {}
-        return
-      }
+  /// Waits up to `duration` (the polling interval) for a file-system event in a watched
+  /// folder, checking `stopped` every 20 ms; after an event, until 50 ms pass without
+  /// another (at most 0.5 s), so that a burst of saves makes one exchange.
+  private func waitForEvents(
+    _ events: FileEvents, upTo duration: Duration, until stopped: () -> Bool
+  ) {
+    let end = ContinuousClock.now + duration
+    while !stopped() && ContinuousClock.now < end {
+      guard events.wait(milliseconds: 20) else { continue }
+      let settled = ContinuousClock.now + .milliseconds(500)
+      while !stopped() && ContinuousClock.now < settled && events.wait(milliseconds: 50) {}
+      return
     }
-  #endif
+  }
 
   /// The folders whose entries the fingerprint reads: the device folder, the shared folder,
   /// its device folders and its photos.
@@ -137,6 +133,12 @@ public struct LiveSync: Sendable {
     let devices = cloud + "/devices"
     let folders = (try? fileSystem.contentsOfDirectory(devices)) ?? []
     return [home, cloud, devices, cloud + "/blobs"] + folders.map { devices + "/" + $0 }
+  }
+
+  /// The two stores, which a sync reads and a save writes in place: where a platform's
+  /// events on a folder do not cover its files written (kqueue's), they are watched too.
+  var storeFiles: [String] {
+    [LocalStore.fileName, MirrorStore.fileName].map { home + "/" + $0 }
   }
 
   /// The wait after `failures` failures in a row: the interval doubled each time, at least a
@@ -151,8 +153,8 @@ public struct LiveSync: Sendable {
   /// cannot be listed).
   func fingerprint() -> [String] {
     var lines = [String]()
-    for name in [LocalStore.fileName, MirrorStore.fileName] {
-      lines.append(SyncSeal.storeStat(home + "/" + name, fileSystem: fileSystem)?.line ?? "-")
+    for path in storeFiles {
+      lines.append(SyncSeal.storeStat(path, fileSystem: fileSystem)?.line ?? "-")
     }
     let cloud = SyncSeal.read(home: home, fileSystem: fileSystem)?.cloud ?? sharedFolder
     guard let cloud else { return lines + ["no shared folder"] }

@@ -126,9 +126,9 @@ extension CommandTable {
       mirror, or the shared folder's zone.json), 6 key (the shared folder is encrypted and \
       this device holds no key for it, or it holds keys and the folder is not encrypted).
 
-      With --watch it keeps running: every interval (and on Linux as soon as inotify \
-      reports a change) it checks, without locking anything, whether this device's stores \
-      or the shared folder changed, and exchanges only then, \
+      With --watch it keeps running: every interval (and as soon as the system reports a \
+      change: inotify on Linux, kqueue on macOS) it checks, without locking anything, \
+      whether this device's stores or the shared folder changed, and exchanges only then, \
       holding this device folder only while it exchanges (other commands keep working). \
       It prints one line per exchange that moved something (with --json, one object), says \
       why an exchange failed and waits longer after each failure (up to a minute), and \

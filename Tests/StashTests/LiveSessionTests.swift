@@ -1,13 +1,32 @@
 import Foundation
-import Stash
 import StashModel
 import StashTestSupport
 import Synchronization
 import Testing
 
+@testable import Stash
+
 /// Two live sessions (``LiveSync/events(exchange:)``) on one machine (issue 27, item 1).
 @Suite struct LiveSessionTests {
-  @Test func twoLiveSessionsConvergeAfterAConsumeOnEachWithNoSyncCall() async throws {
+  /// With file-system events and by polling alone (what a platform without events, or a
+  /// share that sends none, gets).
+  @Test(arguments: [true, false])
+  func twoLiveSessionsConvergeAfterAConsumeOnEachWithNoSyncCall(events: Bool) async throws {
+    try await twoSessions(interval: .milliseconds(50), events: events, within: .seconds(10))
+  }
+
+  /// A change ends the wait at once where the platform has file-system events (inotify on
+  /// Linux; kqueue on Apple platforms, where the stores are watched as files): with a
+  /// minute between polls, each consume arrives long before the next poll.
+  @Test(.enabled(if: FileEvents() != nil))
+  func fileEventsEndTheWaitBeforeThePollingInterval() async throws {
+    try await twoSessions(interval: .seconds(60), events: true, within: .seconds(20))
+  }
+
+  /// Two devices with a live session each (polling every `interval`, on file-system events
+  /// if `events`): a consume on a, then one on b, each expected on the other device
+  /// `within` that time.
+  func twoSessions(interval: Duration, events: Bool, within limit: Duration) async throws {
     try await withTemporaryFolderAsync { root in
       let cloud = root.appendingPathComponent("cloud").path
       try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
@@ -19,7 +38,8 @@ import Testing
       let options = DeviceFolder.Options(createIfMissing: false, clock: { epoch })
       let sessions = homes.map { home in
         let path = home.path
-        let live = LiveSync(home: path, sharedFolder: cloud, interval: .milliseconds(50))
+        var live = LiveSync(home: path, sharedFolder: cloud, interval: interval)
+        live.usesFileEvents = events
         return Task {
           var exchanges = 0
           for await event in live.events(exchange: { () throws(StashError) in
@@ -34,16 +54,17 @@ import Testing
         try openDevice(home).items().first { $0.id == tube.id }?.quantity
       }
       func arrives(_ value: Int64, at home: URL) async throws -> Bool {
-        for _ in 0..<400 {
+        let end = ContinuousClock.now + limit
+        while ContinuousClock.now < end {
           if try quantity(home) == value { return true }
           try await Task.sleep(for: .milliseconds(25))
         }
         return false
       }
       _ = try openDevice(homes[0]).consume(tube.id.rawValue)
-      #expect(try await arrives(4, at: homes[1]))
+      #expect(try await arrives(4, at: homes[1]), "not there within \(limit)")
       _ = try openDevice(homes[1]).consume(tube.id.rawValue)
-      #expect(try await arrives(3, at: homes[0]))
+      #expect(try await arrives(3, at: homes[0]), "not there within \(limit)")
       for session in sessions { session.cancel() }
       for session in sessions { #expect(await session.value > 0) }
     }
