@@ -3,19 +3,20 @@ import StashModel
 
 extension InventoryDigest {
   /// The digest a digest section describes, with the entries of `changes` replaced (`nil`:
-  /// the record has no entry now), the section read front to back a part at a time through
-  /// `read` (offset, count; `nil` when it cannot be read) and never held whole: only the
-  /// buckets those records fall in are rehashed, their other leaves taken from the section;
-  /// every other bucket keeps the section's hash. What `sync status` shows from the local
-  /// index without reading the store.
+  /// the record has no entry now), the section read forward a part at a time through `read`
+  /// (offset, count; `nil` when it cannot be read) and never held whole: each model's head,
+  /// and the groups of only the buckets those records fall in, which are rehashed with their
+  /// other leaves taken from the section; every other bucket keeps the section's hash and its
+  /// group is not read. What `sync status` shows from the local index without reading the
+  /// store, at the cost of a few buckets whatever the store's size.
   ///
   /// The digest is equal to `InventoryDigest(entries)` when the section was computed from
   /// entries that differ from `entries` only on the keys of `changes`. Its clean buckets are
   /// summarized (``update(_:to:)`` refuses them, ``sectionBytes()`` gives `nil`).
   ///
   /// - Returns: The digest; `nil` when the section is not well formed (checked as
-  ///   ``reusing(section:for:)`` checks it: every length, ids strictly increasing) or cannot
-  ///   be read.
+  ///   ``reusing(section:for:)`` checks it, in the groups it reads: every length, each entry
+  ///   in its bucket's group, ids strictly increasing) or cannot be read.
   static func patching(
     sectionLength: Int, read: @escaping (Int, Int) -> [UInt8]?, with changes: [RecordKey: Entry?]
   ) -> InventoryDigest? {
@@ -36,23 +37,36 @@ extension InventoryDigest {
         }
         tree.buckets[bucket] = hash
       }
+      var lengths = [Int]()
+      lengths.reserveCapacity(bucketCount)
+      for _ in 0..<bucketCount {
+        guard let length = cursor.u32() else { return nil }
+        lengths.append(Int(length))
+      }
       let changed = byModel[model] ?? [:]
       let dirty = Set(changed.keys.map { bucket(of: $0) })
-      var previous: ArraySlice<UInt8>?
-      for _ in 0..<count {
-        guard let bucket = cursor.take(1)?.first, let length = cursor.take(1)?.first,
-          let id = cursor.take(Int(length)), let kind = cursor.take(1)?.first, kind <= 1,
-          let hash = cursor.take(32)
-        else { return nil }
-        // Strictly increasing ids, as a section is written.
-        if let previous, !previous.lexicographicallyPrecedes(id) { return nil }
-        previous = id
-        guard dirty.contains(Int(bucket)), let digest = SHA256Digest(bytes: hash) else {
-          continue
+      // Only the groups of the buckets that changed are read; the others are skipped.
+      var start = cursor.offset
+      for (bucket, length) in lengths.enumerated() {
+        let end = start + length
+        defer { start = end }
+        guard dirty.contains(bucket) else { continue }
+        guard cursor.seek(to: start) else { return nil }
+        var previous: ArraySlice<UInt8>?
+        while cursor.offset < end {
+          guard cursor.take(1)?.first == UInt8(bucket), let size = cursor.take(1)?.first,
+            let id = cursor.take(Int(size)), let kind = cursor.take(1)?.first, kind <= 1,
+            let hash = cursor.take(32).flatMap({ SHA256Digest(bytes: $0) })
+          else { return nil }
+          // Strictly increasing ids within a group, as a section is written.
+          if let previous, !previous.lexicographicallyPrecedes(id) { return nil }
+          previous = id
+          tree.leaves[bucket][String(decoding: id, as: UTF8.self)] = Entry(
+            isTombstone: kind == 1, hash: SnapshotHash(digest: hash))
         }
-        tree.leaves[Int(bucket)][String(decoding: id, as: UTF8.self)] = Entry(
-          isTombstone: kind == 1, hash: SnapshotHash(digest: digest))
+        guard cursor.offset == end else { return nil }
       }
+      guard cursor.seek(to: start) else { return nil }  // the model's end
       result.models[model] = patched(tree, model, count: Int(count), changed, dirty)
     }
     guard cursor.isAtEnd else { return nil }
@@ -98,7 +112,7 @@ private struct SectionCursor {
   let read: (Int, Int) -> [UInt8]?
   private var chunk: [UInt8] = []
   private var chunkStart = 0
-  private var offset = 0
+  private(set) var offset = 0
 
   init(length: Int, read: @escaping (Int, Int) -> [UInt8]?) {
     self.length = length
@@ -106,6 +120,13 @@ private struct SectionCursor {
   }
 
   var isAtEnd: Bool { offset == length }
+
+  /// Moves forward to `target` without reading what is skipped; `false` past the end.
+  mutating func seek(to target: Int) -> Bool {
+    guard target >= offset, target <= length else { return false }
+    offset = target
+    return true
+  }
 
   /// The next `count` bytes; `nil` past the end or when they cannot be read.
   mutating func take(_ count: Int) -> ArraySlice<UInt8>? {

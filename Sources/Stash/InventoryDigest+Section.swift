@@ -6,13 +6,15 @@ public import StashModel
 /// entries and bucket hashes, kept with the store so that `sync status` and `sync verify`
 /// rehash only what changed since a sync wrote it.
 ///
-/// Derived, never trusted for more than a shortcut: every use compares each record of the
-/// store (as opened) with the section's entry for it, by a merge over ids sorted by their
-/// bytes (no hashing, no table of the section's ids), and rehashes exactly the buckets where
-/// one differs, was added or is gone; every other bucket keeps the section's hash, which was
-/// computed from the same entries. So a section that is behind the store (a later save,
-/// another process, a compaction) still gives the exact digest, only at the cost of the
-/// buckets that moved. The index is a derived file bound to the store's id: one that fails
+/// Derived, never trusted for more than a shortcut: a use over the whole store compares each
+/// record (as opened) with the section's entry for it, by a merge over ids sorted by their
+/// bytes (no hashing, no table of the section's ids: the bucket groups, each in that order,
+/// are merged into it), and rehashes exactly the buckets where one differs, was added or is
+/// gone; every other bucket keeps the section's hash, which was computed from the same
+/// entries. So a section that is behind the store (a later save, another process, a
+/// compaction) still gives the exact digest, only at the cost of the buckets that moved.
+/// `sync status` reads only the groups of the buckets its changed records fall in
+/// (``patching(sectionLength:read:with:)``). The index is a derived file bound to the store's id: one that fails
 /// its checks is ignored and the digest is computed from the rows. Written (without fsync)
 /// by `sync` (``LocalStore/replaceIndexedDigest(_:)``), carried forward by the saves that
 /// write the index again, never written by a command that only reads. Its predecessor, the
@@ -22,9 +24,13 @@ public import StashModel
 ///
 /// ```
 /// body  = u32 models  model×(by name)
-/// model = u8 len name  u32 entries  bucket hash×256  entry×entries   (ids in byte order)
+/// model = u8 len name  u32 entries  bucket hash×256  u32 group length×256  group×256
+/// group = entry×(its bucket's entries, ids in byte order)
 /// entry = u8 bucket  u8 len id  id  kind (0x00 live, 0x01 tombstone)  hash(32)
 /// ```
+///
+/// Format 8 of the index held a model's entries in one run in id order, so that finding a
+/// bucket's leaves meant reading them all.
 extension InventoryDigest {
   /// The section's bytes.
   ///
@@ -41,17 +47,18 @@ extension InventoryDigest {
       guard Self.appendShort(model, to: &body) else { return nil }
       Self.append(UInt32(tree.count), to: &body)
       for bucket in tree.buckets { bucket.appendBytes(to: &body) }
-      var unsorted = [(id: String, bucket: Int, entry: Entry)]()
-      unsorted.reserveCapacity(tree.count)
-      for (bucket, leaves) in tree.leaves.enumerated() {
-        for (id, entry) in leaves { unsorted.append((id, bucket, entry)) }
+      for leaves in tree.leaves {
+        Self.append(UInt32(leaves.keys.reduce(0) { $0 + 35 + $1.utf8.count }), to: &body)
       }
-      for index in Self.byteOrder(of: unsorted.map(\.id)) {
-        let (id, bucket, entry) = unsorted[index]
-        body.append(UInt8(bucket))
-        guard Self.appendShort(id, to: &body) else { return nil }
-        body.append(entry.isTombstone ? 1 : 0)
-        entry.hash.digest.appendBytes(to: &body)
+      for (bucket, leaves) in tree.leaves.enumerated() {
+        let group = Array(leaves)
+        for index in Self.byteOrder(of: group.map(\.key)) {
+          let (id, entry) = group[index]
+          body.append(UInt8(bucket))
+          guard Self.appendShort(id, to: &body) else { return nil }
+          body.append(entry.isTombstone ? 1 : 0)
+          entry.hash.digest.appendBytes(to: &body)
+        }
       }
     }
     return body
@@ -88,20 +95,21 @@ extension InventoryDigest {
       var bucketOf = [UInt8](repeating: 0, count: list.count)
       var dirty = [Bool](repeating: false, count: bucketCount)
       var counts = [Int](repeating: 0, count: bucketCount)
-      var cursor = stored.entries
+      var merged = MergedGroups(bytes: bytes, groups: stored.groups)
       var index = 0
       var expected = [UInt8]()
       expected.reserveCapacity(32)
-      while index < list.count || cursor < stored.end {
+      while index < list.count || merged.current != nil {
         let order: Int
+        let cursor = merged.current ?? 0
         if index == list.count {
           order = 1
-        } else if cursor == stored.end {
+        } else if merged.current == nil {
           order = -1
         } else {
           order = compare(list[index].id, bytes, at: cursor + 2, count: Int(bytes[cursor + 1]))
         }
-        let length = cursor < stored.end ? Int(bytes[cursor + 1]) : 0
+        let length = merged.current != nil ? Int(bytes[cursor + 1]) : 0
         if order == 0 {
           let bucket = bytes[cursor]
           let kind = bytes[cursor + 2 + length]
@@ -116,7 +124,7 @@ extension InventoryDigest {
           bucketOf[index] = bucket
           counts[Int(bucket)] += 1
           index += 1
-          cursor += 35 + length
+          merged.advance()
         } else if order < 0 {
           let bucket = Self.bucket(of: list[index].id)
           dirty[bucket] = true
@@ -125,7 +133,7 @@ extension InventoryDigest {
           index += 1
         } else {
           dirty[Int(bytes[cursor])] = true  // gone from the store
-          cursor += 35 + length
+          merged.advance()
         }
       }
       for (position, item) in list.enumerated() where dirty[Int(bucketOf[position])] {
@@ -238,14 +246,14 @@ extension InventoryDigest {
   }
 }
 
-/// A digest section (its index's container checked) checked whole (every length, ids in order)
-/// and read only as far as where each model's bucket hashes and entries are.
+/// A digest section (its index's container checked) checked whole (every length, each entry
+/// in its bucket's group, ids in order within each group) and read only as far as where each
+/// model's bucket hashes and groups are.
 private struct DigestFile {
   struct Model {
     var buckets: [SHA256Digest]
-    /// Where the model's first entry starts, and where its entries end.
-    var entries: Int
-    var end: Int
+    /// Where each bucket's group of entries is.
+    var groups: [Range<Int>]
   }
 
   var models: [String: Model] = [:]
@@ -262,18 +270,32 @@ private struct DigestFile {
         guard let hash = reader.take(32).flatMap(SHA256Digest.init(bytes:)) else { return nil }
         buckets.append(hash)
       }
-      let start = reader.offset
-      var previous: ArraySlice<UInt8>?
-      for _ in 0..<count {
-        guard reader.take(1) != nil, let length = reader.take(1)?.first,
-          let id = reader.take(Int(length)), let kind = reader.take(1)?.first, kind <= 1,
-          reader.take(32) != nil
-        else { return nil }
-        // Strictly increasing ids: the merge relies on it.
-        if let previous, !previous.lexicographicallyPrecedes(id) { return nil }
-        previous = id
+      var lengths = [Int]()
+      for _ in 0..<InventoryDigest.bucketCount {
+        guard let length = reader.u32() else { return nil }
+        lengths.append(Int(length))
       }
-      models[model] = Model(buckets: buckets, entries: start, end: reader.offset)
+      var groups = [Range<Int>]()
+      var entries = 0
+      for (bucket, length) in lengths.enumerated() {
+        let start = reader.offset
+        guard bytes.count - start >= length else { return nil }
+        var previous: ArraySlice<UInt8>?
+        while reader.offset < start + length {
+          guard reader.take(1)?.first == UInt8(bucket), let size = reader.take(1)?.first,
+            let id = reader.take(Int(size)), let kind = reader.take(1)?.first, kind <= 1,
+            reader.take(32) != nil
+          else { return nil }
+          // Strictly increasing ids within a group: the merge relies on it.
+          if let previous, !previous.lexicographicallyPrecedes(id) { return nil }
+          previous = id
+          entries += 1
+        }
+        guard reader.offset == start + length else { return nil }
+        groups.append(start..<reader.offset)
+      }
+      guard entries == count else { return nil }
+      models[model] = Model(buckets: buckets, groups: groups)
     }
     guard reader.offset == bytes.count else { return nil }
   }

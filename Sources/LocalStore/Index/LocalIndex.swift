@@ -50,9 +50,11 @@ import StashModel
 struct LocalIndex: Sendable {
   /// The file name's suffix after the store's.
   static let suffix = ".index"
-  /// The kind: format 8, with the history section, and a status section that lists the
-  /// records changed since the sync that wrote it (a save that writes the index again carries
-  /// it forward). Format 7 (a status
+  /// The kind: format 9, whose digest section holds each model's entries grouped by bucket
+  /// (so that `sync status` reads only the buckets that changed), with the history section,
+  /// and a status section that lists the records changed since the sync that wrote it (a save
+  /// that writes the index again carries it forward). Format 8 (the digest section's entries
+  /// of a model in one run by id; `Fixtures/formats/index-8`), format 7 (a status
   /// section without them, dropped by every rewrite, and no history section;
   /// `Fixtures/formats/index-7`), format 6
   /// (without the open conflicts' count and the status section; `Fixtures/formats/index-6`),
@@ -62,7 +64,7 @@ struct LocalIndex: Sendable {
   /// head), format 2 (rows only: no tombstones, checkpoints, conflicts or diagnostics) and
   /// format 1 (one checksum over the whole file, entries in row order, read in full by every
   /// lookup) are ignored.
-  static let kind = DerivedFile(tag: "stash.local.index", version: 8)
+  static let kind = DerivedFile(tag: "stash.local.index", version: 9)
   /// The bytes of one slot of the id table (an entry's offset).
   static let idSlot = 4
   /// The bytes of one slot of the name table (an entry's offset and which of its names).
