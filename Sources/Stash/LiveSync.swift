@@ -170,8 +170,10 @@ public struct LiveSync: Sendable {
 }
 
 extension LiveSync {
-  /// Runs the watch on ``StashIO``'s threads until the task iterating the events is
-  /// cancelled (or the sequence dropped): the live session an app keeps.
+  /// Runs the watch on a thread of its own until the task iterating the
+  /// events is cancelled (or the sequence dropped): the live session an app keeps. The watch
+  /// waits most of its life, so it holds no thread of ``StashIO``'s pool, which the `async`
+  /// operations share: sessions that each held one could leave none for them.
   ///
   /// ```swift
   /// let live = LiveSync(home: home, sharedFolder: folder.settings.cloudFolder)
@@ -182,7 +184,7 @@ extension LiveSync {
   /// Each exchange is a sync of its own (its lock, its gate); an exchange under way when the
   /// task is cancelled finishes first.
   ///
-  /// - Parameter exchange: One sync of the folder (called on ``StashIO``'s threads).
+  /// - Parameter exchange: One sync of the folder (called on the session's thread).
   /// - Returns: The events, as ``run(exchange:until:tell:)`` tells them.
   public func events(
     exchange: @escaping @Sendable () throws(StashError) -> SyncRunReport
@@ -190,12 +192,17 @@ extension LiveSync {
     let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
     let stopped = StopFlag()
     continuation.onTermination = { _ in stopped.stop() }
-    StashIO.queue.async {
+    let thread = Thread {
       run(exchange: exchange, until: { stopped.isStopped }, tell: { continuation.yield($0) })
       continuation.finish()
     }
+    thread.name = Self.threadName
+    thread.start()
     return stream
   }
+
+  /// The name of a live session's thread (for a debugger).
+  static let threadName = "org.stash.live"
 }
 
 extension LiveSync {
