@@ -85,6 +85,15 @@ public enum Validate {
 
   /// A free text: tabs and newlines allowed, at most `Limits.longText` characters.
   static func longText(_ text: String, field: String, of what: String) throws(ModelError) {
+    // ASCII text (most notes) has at most one character per byte, and its only control
+    // characters are the bytes below 0x20 and 0x7F: when those are tabs and line breaks, the
+    // checks below pass without counting characters (issue 26, item 5).
+    let utf8 = text.utf8
+    if utf8.count <= Limits.longText,
+      utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D })
+    {
+      return
+    }
     guard text.count <= Limits.longText else {
       throw ModelError("The \(what) \(field) is longer than \(Limits.longText) characters")
     }
