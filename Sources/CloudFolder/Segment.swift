@@ -138,7 +138,10 @@ struct Segment {
 
   /// One version's line, without its newline.
   static func line(of version: MirrorVersion) -> [UInt8] {
-    JSONWriter.bytes(.object(version.json))
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(512)
+    version.appendJSON(to: &bytes)
+    return bytes
   }
 
   /// The file's bytes.

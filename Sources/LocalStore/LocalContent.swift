@@ -280,4 +280,8 @@ extension LocalContent: LogContent {
   }
 
   public static func operation(for change: LocalChange) -> JSONObject { change.json }
+
+  public static func appendOperation(for change: LocalChange, to bytes: inout [UInt8]) {
+    change.appendJSON(to: &bytes)
+  }
 }

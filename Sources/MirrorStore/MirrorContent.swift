@@ -346,6 +346,10 @@ extension MirrorContent: LogContent {
 
   public static func operation(for change: MirrorChange) -> JSONObject { change.json }
 
+  public static func appendOperation(for change: MirrorChange, to bytes: inout [UInt8]) {
+    change.appendJSON(to: &bytes)
+  }
+
   public var changesForCompaction: [MirrorChange] {
     // The zone first, then every version, then the rest of the state (``stateChanges``).
     var versionChanges = [MirrorChange]()

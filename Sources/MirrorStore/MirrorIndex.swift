@@ -223,7 +223,7 @@ struct MirrorIndex: Sendable {
     let pending = content.pending.sorted()
     for ref in pending {
       let model = Array(ref.key.model.utf8)
-      let id = Array(ref.key.id.rawValue.utf8)
+      let id = ref.key.id.utf8Bytes
       guard model.count <= 255, id.count <= 255 else { return nil }
       body.bytes(model, width: 1)
       body.bytes(id, width: 1)
@@ -286,7 +286,7 @@ final class MirrorIndexReader {
   /// Where the version lines of `key` are, in file order (none when the index knows no
   /// version of it); `nil` when a block is damaged or the entries are malformed.
   func spans(of key: RecordKey) -> [LineSpan]? {
-    let target = (Array(key.model.utf8), Array(key.id.rawValue.utf8))
+    let target = (Array(key.model.utf8), key.id.utf8Bytes)
     var low = 0
     var high = index.keyCount
     while low < high {

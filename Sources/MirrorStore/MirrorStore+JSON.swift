@@ -9,7 +9,8 @@ extension MirrorVersion {
   /// `{"id", "hash", "parents": [..sorted ids..], "generation", "author", "authoredAt",
   /// "snapshot"}`.
   public var json: JSONObject {
-    [
+    versionTreeCensus.note(snapshot.key.model)
+    return [
       "id": .string(id.hex),
       "hash": .string(hash.hex),
       "parents": .array(parents.sorted().map { .string($0.hex) }),

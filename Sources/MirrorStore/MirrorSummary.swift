@@ -31,7 +31,7 @@ public struct MirrorSummary: Hashable, Sendable {
     out.integer(UInt32(concurrentKeys.count))
     for key in concurrentKeys.sorted() {
       let model = Array(key.model.utf8)
-      let id = Array(key.id.rawValue.utf8)
+      let id = key.id.utf8Bytes
       guard model.count <= 255, id.count <= 255 else { return nil }
       out.bytes(model, width: 1)
       out.bytes(id, width: 1)

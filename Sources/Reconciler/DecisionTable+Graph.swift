@@ -93,7 +93,7 @@ struct GraphDecision {
     let parents = situation.derivation
     let id = VersionID.derive(snapshot: ownHash, parents: parents)
     if graph.versions[id] == nil { effects.append(.copyToMirror(own, parents: parents)) }
-    graph.add(own, hash: ownHash, parents: parents)
+    graph.add(own, hash: ownHash, parents: parents, id: id)
     leaves.subtract(parents)
     if !graph.isReplaced(id) { leaves.insert(id) }
     return id

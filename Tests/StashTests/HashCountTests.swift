@@ -1,4 +1,5 @@
 import Foundation
+import MirrorStore
 import Stash
 import StashBase
 import StashModel
@@ -65,6 +66,25 @@ struct CountedThing: CodableRecord, Equatable {
       // Each version is checked against its hash when its segment is read; the pass and the
       // local store's new row take that hash.
       #expect(hashes == Self.count, "\(hashes) hashes for \(Self.count) records")
+    }
+  }
+
+  /// A version's lines (the mirror's and the segment's) are written straight from the
+  /// version, never through a JSON tree: a first sync built two trees per record, a second
+  /// device's import one.
+  @Test func aFirstSyncAndAnImportBuildNoVersionTree() throws {
+    try withTemporaryFolder { root in
+      let pair = try pairWithRecords(root)
+      let (first, firstTrees) = try versionTreeCensus.counting(CountedThing.model) {
+        try pair.open("a").sync()
+      }
+      #expect(first.versionsExported == Self.count)
+      #expect(firstTrees == 0, "\(firstTrees) version trees for \(Self.count) records")
+      let (second, secondTrees) = try versionTreeCensus.counting(CountedThing.model) {
+        try pair.open("b").sync()
+      }
+      #expect(second.appliedLocally == Self.count)
+      #expect(secondTrees == 0, "\(secondTrees) version trees for \(Self.count) records")
     }
   }
 }

@@ -31,7 +31,8 @@ extension Log {
     var last = LineSpan(offset: 0, length: bytes.count - 1, line: 1)
     if !operations.isEmpty {
       for piece in Log.encodeLines(
-        0..<operations.count, sequence: 1, operation: { operations[$0] })
+        0..<operations.count, sequence: 1,
+        write: { JSONWriter.write(.object(operations[$0]), into: &$1) })
       {
         for length in piece.lengths where length > LogLimits.maximumLineLength {
           throw .lineTooLong(path: path, length: length, limit: LogLimits.maximumLineLength)

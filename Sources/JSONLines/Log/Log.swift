@@ -152,6 +152,19 @@ public final class Log {
   public func append(count: Int, operation: @Sendable (Int) -> JSONObject) throws(LogError)
     -> [LineSpan]
   {
+    try append(count: count, writing: { JSONWriter.write(.object(operation($0)), into: &$1) })
+  }
+
+  /// ``append(count:operation:)`` with each operation's JSON text appended by `write`, for a
+  /// content that writes its changes' text without building their trees (the same bytes).
+  ///
+  /// - Parameters:
+  ///   - count: How many operations; none writes nothing.
+  ///   - write: Appends the JSON text of the operation at an index; pure.
+  @discardableResult
+  public func append(count: Int, writing write: @Sendable (Int, inout [UInt8]) -> Void)
+    throws(LogError) -> [LineSpan]
+  {
     guard count > 0 else { return [] }
     let sequence = lastSequence + 1
     var spans = [LineSpan]()
@@ -163,7 +176,7 @@ public final class Log {
     var commitStart: Int64 = 0
     for first in stride(from: 0, to: count, by: Log.linesPerGroup) {
       let range = first..<min(count, first + Log.linesPerGroup)
-      var pieces = Log.encodeLines(range, sequence: sequence, operation: operation)
+      var pieces = Log.encodeLines(range, sequence: sequence, write: write)
       var start = offset
       for piece in pieces {
         for length in piece.lengths {
@@ -269,7 +282,7 @@ public final class Log {
     }
   }
 
-  /// How many lines one piece of ``encodeLines(_:sequence:operation:)`` holds.
+  /// How many lines one piece of ``encodeLines(_:sequence:write:)`` holds.
   static let linesPerPiece = 256
   /// How many lines an append encodes before it writes them: a few pieces per core.
   static let linesPerGroup = linesPerPiece * max(16, 8 * Parallel.processorCount)
@@ -278,7 +291,7 @@ public final class Log {
   /// the bytes of a run of lines and each line's length without its newline); a large
   /// transaction is encoded on every core (``Parallel``), with the same bytes.
   static func encodeLines(
-    _ lines: Range<Int>, sequence: Int64, operation: @Sendable (Int) -> JSONObject
+    _ lines: Range<Int>, sequence: Int64, write: @Sendable (Int, inout [UInt8]) -> Void
   ) -> [(bytes: [UInt8], lengths: [Int])] {
     let pieceCount = (lines.count + linesPerPiece - 1) / linesPerPiece
     return Parallel.map(count: pieceCount, minimumChunk: 4) { piece in
@@ -295,7 +308,7 @@ public final class Log {
           out.append(contentsOf: String(sequence).utf8)
           out.append(UInt8(ascii: ","))
           appendKey("op", to: &out)
-          JSONWriter.write(.object(operation(index)), into: &out)
+          write(index, &out)
           out.append(UInt8(ascii: "}"))
         }
         lengths.append(bytes.count - start - 1)

@@ -43,6 +43,11 @@ public protocol LogContent: Sendable {
   /// The operation line of a change.
   static func operation(for change: Change) -> JSONObject
 
+  /// Appends the JSON text of ``operation(for:)`` (what the line holds). By default, the
+  /// tree's text; a content that writes a change's text without building its tree (a hot
+  /// change, written once per record in a sync) gives the same bytes.
+  static func appendOperation(for change: Change, to bytes: inout [UInt8])
+
   /// The changes that rebuild exactly this content (what compaction writes).
   var changesForCompaction: [Change] { get }
 
@@ -70,6 +75,10 @@ public protocol LogContent: Sendable {
 
 extension LogContent {
   public mutating func apply(_ change: Change, at span: LineSpan) { apply(change) }
+
+  public static func appendOperation(for change: Change, to bytes: inout [UInt8]) {
+    JSONWriter.write(.object(operation(for: change)), into: &bytes)
+  }
 
   public mutating func forgetLineSpans() {}
 

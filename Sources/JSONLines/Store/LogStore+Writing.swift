@@ -38,9 +38,9 @@ extension LogStore {
     try writing { state throws(LogStoreError) in
       let spans: [LineSpan]
       do throws(LogError) {
-        spans = try state.log!.append(count: changes.count) { index in
-          Content.operation(for: changes[index])
-        }
+        spans = try state.log!.append(
+          count: changes.count,
+          writing: { Content.appendOperation(for: changes[$0], to: &$1) })
       } catch {
         throw .write(error)
       }

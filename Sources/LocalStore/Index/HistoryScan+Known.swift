@@ -22,7 +22,7 @@ extension HistoryScan {
       for (row, span) in content.rowLines {
         guard let stored = content.rows[row] else { continue }
         let key = LocalIndex.HistoryKey(
-          model: Array(stored.record.model.utf8), id: Array(stored.record.id.rawValue.utf8))
+          model: Array(stored.record.model.utf8), id: stored.record.id.utf8Bytes)
         byOffset[span.offset] = (span, row.rawValue, key)
       }
       areEveryLine =

@@ -29,7 +29,7 @@ extension LocalIndex {
     case .double(let number): key = [3] + bigEndian(orderBits(number))
     case .date(let time): key = [4] + bigEndian(orderBits(time.secondsSince1970))
     case .string(let text): key = [5] + Array(text.utf8.prefix(maximumFieldKey))
-    case .reference(let id): key = [6] + Array(id.rawValue.utf8)
+    case .reference(let id): key = [6] + id.utf8Bytes
     default: return nil
     }
     if key.count > maximumFieldKey { key.removeLast(key.count - maximumFieldKey) }

@@ -174,7 +174,7 @@ extension LocalStore {
         let fits = load(entry.span) { change in
           guard case .putRow(let row, let record, _) = change else { return false }
           return row.rawValue == entry.row && Array(record.model.utf8) == entry.model
-            && Array(record.id.rawValue.utf8) == entry.id
+            && record.id.utf8Bytes == entry.id
         }
         guard fits else { return false }
       }
@@ -200,7 +200,7 @@ extension LocalStore {
     }
     for key in focus.keys.sorted() {
       let model = Array(key.model.utf8)
-      let id = Array(key.id.rawValue.utf8)
+      let id = key.id.utf8Bytes
       guard loadRows(withID(model, id)), let keyed = reader.keyedEntries(model: model, id: id)
       else { return nil }
       for entry in keyed.sorted(by: { $0.span.offset < $1.span.offset }) {
@@ -230,7 +230,7 @@ extension LocalStore {
       }
     }
     for target in targets {
-      guard loadRows(withID(Array(target.model.utf8), Array(target.id.rawValue.utf8))) else {
+      guard loadRows(withID(Array(target.model.utf8), target.id.utf8Bytes)) else {
         return nil
       }
     }

@@ -229,7 +229,7 @@ extension LocalStore {
     let record = stored.record
     let names = record.lookupNames.map(LocalIndex.searchForm)
     let model = Array(record.model.utf8)
-    let id = Array(record.id.rawValue.utf8)
+    let id = record.id.utf8Bytes
     guard model.count <= 255, id.count <= 255, names.allSatisfy({ $0.count <= 65535 }),
       let fields = LocalIndex.fields(of: record)
     else {

@@ -62,7 +62,7 @@ struct StatusSection: Equatable {
       writer.integer(UInt32(list.count))
       for key in list {
         let model = Array(key.model.utf8)
-        let id = Array(key.id.rawValue.utf8)
+        let id = key.id.utf8Bytes
         guard model.count <= 255, id.count <= 255 else { return nil }
         writer.bytes(model, width: 1)
         writer.bytes(id, width: 1)
@@ -216,7 +216,7 @@ extension LocalStore {
     var conflicts = loaded.openConflicts
     for key in keys {
       let model = Array(key.model.utf8)
-      guard let entries = reader.keyedEntries(model: model, id: Array(key.id.rawValue.utf8))
+      guard let entries = reader.keyedEntries(model: model, id: key.id.utf8Bytes)
       else { return nil }
       conflicts -= entries.filter { $0.kind == .conflict }.count
     }

@@ -23,7 +23,7 @@ struct EntryIdentity: Hashable {
 
   init(_ kind: LocalIndex.Kind, _ key: RecordKey, extra: String = "") {
     self.init(
-      kind, model: Array(key.model.utf8), id: Array(key.id.rawValue.utf8),
+      kind, model: Array(key.model.utf8), id: key.id.utf8Bytes,
       extra: Array(extra.utf8))
   }
 }
@@ -35,7 +35,7 @@ extension LocalStore {
     _ kind: LocalIndex.Kind, _ key: RecordKey, at span: LineSpan, extra: String? = nil
   ) -> LocalIndex.Entry? {
     let model = Array(key.model.utf8)
-    let id = Array(key.id.rawValue.utf8)
+    let id = key.id.utf8Bytes
     let names = extra.map { [Array($0.utf8)] } ?? []
     guard model.count <= 255, id.count <= 255, names.allSatisfy({ $0.count <= 65535 }) else {
       return nil

@@ -39,13 +39,15 @@ public final class VersionGraph {
 
   /// Adds the version of `snapshot` over `parents` (a local side written into the graph
   /// before a merge), as the mirror would write it; returns its id. `hash` is the snapshot's
-  /// hash when the caller knows it.
+  /// hash when the caller knows it, and `id` the version's id when the caller derived it
+  /// from that hash and `parents` (``VersionID/derive(snapshot:parents:)``).
   @discardableResult
   public func add(
-    _ snapshot: Snapshot, hash: SnapshotHash? = nil, parents: Set<VersionID>
+    _ snapshot: Snapshot, hash: SnapshotHash? = nil, parents: Set<VersionID>,
+    id: VersionID? = nil
   ) -> VersionID {
     let hash = hash ?? snapshot.hash
-    let id = VersionID.derive(snapshot: hash, parents: parents)
+    let id = id ?? VersionID.derive(snapshot: hash, parents: parents)
     guard versions[id] == nil else { return id }
     let highest = parents.compactMap { versions[$0]?.generation }.max() ?? 0
     versions[id] = Node(

@@ -55,7 +55,7 @@ public enum Validate {
     // Printable ASCII (most names) has no control, bidi or invisible character but the
     // space, and one character per byte: only a text of spaces needs the full checks.
     let utf8 = text.utf8
-    if utf8.count <= Limits.shortText, utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }),
+    if utf8.count <= Limits.shortText, allBytes(of: text, are: { $0 >= 0x20 && $0 < 0x7F }),
       !needsVisibleText || utf8.contains(where: { $0 != 0x20 })
     {
       return
@@ -85,6 +85,15 @@ public enum Validate {
 
   /// A free text: tabs and newlines allowed, at most `Limits.longText` characters.
   static func longText(_ text: String, field: String, of what: String) throws(ModelError) {
+    // ASCII text (most notes) has at most one character per byte, and its only control
+    // characters are the bytes below 0x20 and 0x7F: when those are tabs and line breaks, the
+    // checks below pass without counting characters (issue 26, item 5).
+    if text.utf8.count <= Limits.longText,
+      allBytes(
+        of: text, are: { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D })
+    {
+      return
+    }
     guard text.count <= Limits.longText else {
       throw ModelError("The \(what) \(field) is longer than \(Limits.longText) characters")
     }
@@ -92,6 +101,13 @@ public enum Validate {
     guard !text.unicodeScalars.contains(where: { isControl($0) && !allowed.contains($0) }) else {
       throw ModelError("The \(what) \(field) contains a control character")
     }
+  }
+
+  /// Whether every UTF-8 byte of `text` passes `test`, reading a native string's bytes in
+  /// place (the checks run on every record a sync imports or exports).
+  private static func allBytes(of text: String, are test: (UInt8) -> Bool) -> Bool {
+    text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(test) }
+      ?? text.utf8.allSatisfy(test)
   }
 
   /// A count: 0 through `Limits.maximumQuantity`.

@@ -55,20 +55,70 @@ public struct RecordID: Hashable, Comparable, Sendable, CustomStringConvertible 
   /// The canonical text: 36 characters, lowercase hexadecimal in the 8-4-4-4-12 form.
   public var rawValue: String {
     String(unsafeUninitializedCapacity: 36) { text in
-      let digits: StaticString = "0123456789abcdef"
-      var position = 0
-      for nibble in 0..<32 {
-        if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
-          text[position] = UInt8(ascii: "-")
-          position += 1
-        }
-        let word = nibble < 16 ? high : low
-        let digit = Int((word >> UInt64(60 - 4 * (nibble & 15))) & 0xF)
-        text[position] = digits.utf8Start[digit]
-        position += 1
-      }
+      writeText(to: text.baseAddress!)
       return 36
     }
+  }
+
+  /// The UTF-8 bytes of ``rawValue``, without building the string (index entries hold ids as
+  /// bytes, one for every record an index is built for).
+  public var utf8Bytes: [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: 36) { buffer, count in
+      writeText(to: buffer.baseAddress!)
+      count = 36
+    }
+  }
+
+  /// Appends ``rawValue`` as a JSON string (in quotes; it needs no escape), without building
+  /// the string: a version's line names its record's id, and a first sync writes one for
+  /// every record.
+  ///
+  /// - Parameter bytes: The buffer to append the 38 bytes to.
+  public func appendJSONString(to bytes: inout [UInt8]) {
+    let start = bytes.count
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: "\""), count: 38))
+    bytes.withUnsafeMutableBufferPointer { buffer in
+      writeText(to: buffer.baseAddress! + start + 1)
+    }
+  }
+
+  /// Writes the 36 bytes of ``rawValue`` at `text`: eight digits at a time
+  /// (``hexDigits(_:)``), with the dashes between.
+  private func writeText(to text: UnsafeMutablePointer<UInt8>) {
+    let raw = UnsafeMutableRawPointer(text)
+    let first = RecordID.hexDigits(UInt32(truncatingIfNeeded: high >> 32))
+    let second = RecordID.hexDigits(UInt32(truncatingIfNeeded: high))
+    let third = RecordID.hexDigits(UInt32(truncatingIfNeeded: low >> 32))
+    let fourth = RecordID.hexDigits(UInt32(truncatingIfNeeded: low))
+    raw.storeBytes(of: first.littleEndian, toByteOffset: 0, as: UInt64.self)
+    raw.storeBytes(
+      of: UInt32(truncatingIfNeeded: second).littleEndian, toByteOffset: 9, as: UInt32.self)
+    raw.storeBytes(
+      of: UInt32(truncatingIfNeeded: second >> 32).littleEndian, toByteOffset: 14, as: UInt32.self)
+    raw.storeBytes(
+      of: UInt32(truncatingIfNeeded: third).littleEndian, toByteOffset: 19, as: UInt32.self)
+    raw.storeBytes(
+      of: UInt32(truncatingIfNeeded: third >> 32).littleEndian, toByteOffset: 24, as: UInt32.self)
+    raw.storeBytes(of: fourth.littleEndian, toByteOffset: 28, as: UInt64.self)
+    text[8] = UInt8(ascii: "-")
+    text[13] = UInt8(ascii: "-")
+    text[18] = UInt8(ascii: "-")
+    text[23] = UInt8(ascii: "-")
+  }
+
+  /// The eight lowercase hex digits of `value`, the first in the lowest byte (the order they
+  /// take in memory, stored little-endian).
+  @inline(__always)
+  private static func hexDigits(_ value: UInt32) -> UInt64 {
+    // Spread the nibbles one to a byte, the most significant in the highest byte.
+    var nibbles = UInt64(value)
+    nibbles = (nibbles | nibbles << 16) & 0x0000_FFFF_0000_FFFF
+    nibbles = (nibbles | nibbles << 8) & 0x00FF_00FF_00FF_00FF
+    nibbles = (nibbles | nibbles << 4) & 0x0F0F_0F0F_0F0F_0F0F
+    nibbles = nibbles.byteSwapped
+    // 1 in each byte above 9, which then takes `a`-`f` (39 past the `0`-`9` run).
+    let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+    return nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 39
   }
 
   public var description: String { rawValue }

@@ -1,3 +1,5 @@
+import StashBase
+
 /// One field of a schema: its name, type, and whether it belongs to this device only.
 public struct FieldSpec: Hashable, Sendable {
   /// The field's name, as written in store lines and in the canonical encoding.
@@ -73,6 +75,9 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   public let version: Int
   /// The fields in canonical order.
   public let fields: [FieldSpec]
+  /// The JSON text `"name":` of each field, in order, written once for the schema rather
+  /// than for every record (``Record/appendFieldsJSON(to:)``).
+  let fieldKeys: [[UInt8]]
   private let indexByName: [String: Int]
   private let validator: Validator?
   /// The position of the field that records when a record last changed, if the schema has
@@ -148,6 +153,12 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
       guard let position = index[candidateKey], !fields[position].isDeviceLocal else {
         throw ModelError("The candidate key of '\(model)' must name one of its synced fields")
       }
+    }
+    self.fieldKeys = fields.map { field in
+      var key = [UInt8]()
+      JSONWriter.writeString(field.name, into: &key)
+      key.append(UInt8(ascii: ":"))
+      return key
     }
     self.lookupIndices = try Self.lookupIndices(of: model, lookup, fields: fields, index: index)
     self.indexedIndices = try Self.indexedIndices(of: model, indexed, fields: fields, index: index)
