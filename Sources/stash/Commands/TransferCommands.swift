@@ -80,12 +80,16 @@ enum ImportCommand: StashHandler {
     let report: ImportReport
     do {
       defer { progress.finish() }
-      report = try device.importItems(file) { done, total in progress.report(done, of: total) }
+      report = try device.importItems(consume file) { done, total in
+        progress.report(done, of: total)
+      }
     }
     if session.wantsJSON {
       let names = Names(device)
+      let items = Dictionary(device.items().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
       session.output.json([
-        "added": .array(report.added.map { RecordJSON.item($0, names: names) }),
+        "added": .array(
+          report.added.compactMap { items[$0].map { RecordJSON.item($0, names: names) } }),
         "alreadyHere": .integer(Int64(report.alreadyHere)),
         "locationsCreated": .array(report.locationsCreated.map { .string($0.name) }),
         "photosLeftOff": .integer(Int64(report.photosLeftOff)),
