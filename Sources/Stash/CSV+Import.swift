@@ -8,19 +8,21 @@ extension DeviceFolder {
   /// the rows' fields are never held beside the entries made of them.
   ///
   /// - Parameters:
-  ///   - text: The file's text.
+  ///   - bytes: The file's bytes.
   ///   - path: The file, for messages.
   ///   - now: The creation time of items without one.
   ///   - lines: How many lines the file has: room for as many entries is made at once.
   /// - Throws: ``StashError`` (refused) naming the line of the first problem.
-  static func csvEntries(_ text: String, path: String, now: Timestamp, lines: Int)
+  static func csvEntries(_ bytes: [UInt8], path: String, now: Timestamp, lines: Int)
     throws(StashError) -> [ImportEntry]
   {
     var columns: CSVColumns?
     var entries = [ImportEntry]()
     entries.reserveCapacity(max(0, lines - 1))
-    try CSV.forEachRecord(in: text) { problem in
-      .refused("Line \(problem.line) of '\(path)' has \(problem.reason); nothing was imported")
+    try CSV.forEachRecord(in: bytes) { problem in
+      problem.isNotUTF8
+        ? notUTF8(path)
+        : .refused("Line \(problem.line) of '\(path)' has \(problem.reason); nothing was imported")
     } _: { number, fields throws(StashError) in
       guard let columns else {
         guard fields.contains("name") else { throw noHeader(path) }
@@ -31,6 +33,11 @@ extension DeviceFolder {
     }
     guard columns != nil else { throw noHeader(path) }
     return entries
+  }
+
+  /// The refusal of a file that is not UTF-8.
+  static func notUTF8(_ path: String) -> StashError {
+    StashError(.refused, "The file '\(path)' is not UTF-8 text; export it again", hint: .export)
   }
 
   private static func noHeader(_ path: String) -> StashError {

@@ -29,9 +29,13 @@ enum CSV {
   private static let carriageReturn = UInt8(ascii: "\r")
   private static let space = UInt8(ascii: " ")
 
-  /// Hands each record of a CSV text to `body`, in order, with the line it starts on
+  /// Hands each record of a CSV file's bytes to `body`, in order, with the line it starts on
   /// (1-based), without holding the records: an import makes each row's item as it is read,
   /// so its memory never holds every row's fields beside the items made of them.
+  ///
+  /// The bytes are checked as UTF-8 as each field is made of them (every byte outside the
+  /// fields is an ASCII comma, quote or line break), not in a pass over the whole file and a
+  /// copy of it as a string first.
   ///
   /// Read as UTF-8 bytes: commas, quotes and line breaks are ASCII, so they are never part of
   /// another character's bytes, and one followed by a combining mark (a single Swift
@@ -40,18 +44,18 @@ enum CSV {
   /// into a buffer first was most of the parse).
   ///
   /// - Parameters:
-  ///   - text: The CSV text.
-  ///   - problem: Makes the error to throw for an unfinished quote or stray text after one.
+  ///   - bytes: The CSV file's bytes.
+  ///   - problem: Makes the error to throw for an unfinished quote, stray text after one, or
+  ///     bytes that are not UTF-8.
   ///   - body: Takes a record's line and fields; the fields array is handed out again for the
   ///     next record, so keep the strings, not the array.
   /// - Throws: What `problem` makes for the first such problem, or what `body` throws; the
   ///   records after it are not read.
   static func forEachRecord<E: Error>(
-    in text: String, problem: (CSVProblem) -> E,
+    in bytes: [UInt8], problem: (CSVProblem) -> E,
     _ body: (_ line: Int, _ fields: [String]) throws(E) -> Void
   ) throws(E) {
-    var text = text
-    let read = text.withUTF8 { bytes in
+    let read = bytes.withUnsafeBufferPointer { bytes in
       Result { () throws(E) in try forEachRecord(in: bytes, problem: problem, body) }
     }
     try read.get()
@@ -67,8 +71,14 @@ enum CSV {
     var recordLine = 1
     var index = 0
     let count = bytes.count
-    func text(_ range: Range<Int>) -> String {
-      String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    // A field of ASCII bytes (`bits`, every byte or-ed, below 0x80) needs no check; the
+    // check of the others is generic code, which looks up its types' metadata on every call.
+    func text(_ bytes: UnsafeBufferPointer<UInt8>, bits: UInt8) throws(E) -> String {
+      if bits < 0x80 { return String(decoding: bytes, as: UTF8.self) }
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        throw problem(CSVProblem(line: line, reason: "bytes that are not UTF-8", isNotUTF8: true))
+      }
+      return text
     }
     while true {
       // At the start of a field.
@@ -77,8 +87,10 @@ enum CSV {
         quoted.removeAll(keepingCapacity: true)
         var start = index
         var closed = false
+        var bits: UInt8 = 0
         while index < count {
           let byte = bytes[index]
+          bits |= byte
           if byte == quote {
             quoted.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
             index += 1
@@ -97,15 +109,20 @@ enum CSV {
         guard closed else {
           throw problem(CSVProblem(line: recordLine, reason: "an unclosed quote"))
         }
-        fields.append(String(decoding: quoted, as: UTF8.self))
+        fields.append(
+          try quoted.withUnsafeBufferPointer { buffer throws(E) in try text(buffer, bits: bits) })
         if index < count && !isBreak(bytes[index]) {
           throw problem(CSVProblem(line: line, reason: "text after a closing quote"))
         }
       } else {
         // Without quotes: to the next comma or line break (a quote inside is a quote).
         let start = index
-        while index < count && !isBreak(bytes[index]) { index += 1 }
-        fields.append(text(start..<index))
+        var bits: UInt8 = 0
+        while index < count && !isBreak(bytes[index]) {
+          bits |= bytes[index]
+          index += 1
+        }
+        fields.append(try text(UnsafeBufferPointer(rebasing: bytes[start..<index]), bits: bits))
       }
       // After a field: a comma, a line break, or the end.
       if index < count && bytes[index] == comma {
@@ -134,4 +151,6 @@ enum CSV {
 struct CSVProblem: Error {
   let line: Int
   let reason: String
+  /// Whether the file is not UTF-8 (said of the whole file, not of a line).
+  var isNotUTF8 = false
 }

@@ -139,18 +139,21 @@ extension DeviceFolder {
       throw .refused("Cannot read '\(path)': \(error.reason)")
     }
     let lines = try TransferLimits.checkLines(of: bytes, path: path)
-    guard let text = String(validating: bytes, as: UTF8.self) else {
-      throw StashError(
-        .refused, "The file '\(path)' is not UTF-8 text; export it again", hint: .export)
-    }
+    // The header compared as text (a combining mark after it makes another last character),
+    // with a few bytes past it; a CSV file's bytes are checked as UTF-8 as they are read.
     let header = CSV.line(csvColumns)
     let isCSV =
-      format.map { $0 == .csv } ?? (path.lowercased().hasSuffix(".csv") || text.hasPrefix(header))
+      format.map { $0 == .csv }
+      ?? (path.lowercased().hasSuffix(".csv")
+        || String(decoding: bytes.prefix(header.utf8.count + 4), as: UTF8.self).hasPrefix(header))
     var photos = TransferPhotos.Collector()
-    let entries =
-      try isCSV
-      ? csvEntries(text, path: path, now: now, lines: lines)
-      : jsonEntries(text, path: path, photos: &photos)
+    let entries: [ImportEntry]
+    if isCSV {
+      entries = try csvEntries(bytes, path: path, now: now, lines: lines)
+    } else {
+      guard let text = String(validating: bytes, as: UTF8.self) else { throw notUTF8(path) }
+      entries = try jsonEntries(text, path: path, photos: &photos)
+    }
     guard !entries.isEmpty else {
       throw StashError(
         .refused, "The file '\(path)' holds no items; export it again", hint: .export)
@@ -197,6 +200,7 @@ extension DeviceFolder {
           places[name.lowercased()] = record.id
         }
       }
+      var spelled = [String: RecordID]()  // each location name met, as it is spelled
       var seen = Set<RecordID>()
       let total = entries.count
       for (index, entry) in entries.enumerated() {
@@ -210,14 +214,18 @@ extension DeviceFolder {
         }
         if content.tombstones[key] != nil { item.id = self.newIdentifier() }
         if let name = entry.locationName {
-          let place = name.lowercased()
-          if let id = places[place] {
+          // A name met before is found as it is spelled, without lowercasing it again.
+          if let id = spelled[name] {
+            item.locationID = id
+          } else if let id = places[name.lowercased()] {
+            spelled[name] = id
             item.locationID = id
           } else {
             let location = Location(name: name, createdAt: now)
             try StashError.model(location.validate())
             try StashError.model(transaction.insert(location.record))
-            places[place] = location.id
+            places[name.lowercased()] = location.id
+            spelled[name] = location.id
             report.locationsCreated.append(location)
             item.locationID = location.id
           }

@@ -1,3 +1,4 @@
+import Foundation
 import StashTestSupport
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
   private static func read(_ text: String) -> Result<[Record], CSVProblem> {
     var records = [Record]()
     do throws(CSVProblem) {
-      try CSV.forEachRecord(in: text) {
+      try CSV.forEachRecord(in: Array(text.utf8)) {
         $0
       } _: { (line, fields) throws(CSVProblem) in
         records.append(Record(line: line, fields: fields))
@@ -46,6 +47,39 @@ import Testing
     #expect(Self.problem("a\nb,\"open\nstill open") == CSVProblemText(2, "an unclosed quote"))
     #expect(
       Self.problem("a\nb,\"two\nlines\"x,c") == CSVProblemText(3, "text after a closing quote"))
+  }
+
+  /// The bytes are checked as UTF-8 as the fields are made of them: a byte that is not is
+  /// found in a field without quotes, in a quoted one, and in the last one.
+  @Test(arguments: [
+    [0x61, 0xFF, 0x2C, 0x62], [0x22, 0xC3, 0x22, 0x0A], [0x61, 0x0A, 0xE2, 0x82],
+  ])
+  func findsBytesThatAreNotUTF8(bytes: [UInt8]) {
+    var problem: CSVProblem?
+    do throws(CSVProblem) {
+      try CSV.forEachRecord(in: bytes) {
+        $0
+      } _: { (_, _) throws(CSVProblem) in
+      }
+    } catch {
+      problem = error
+    }
+    #expect(problem?.isNotUTF8 == true, "\(bytes)")
+  }
+
+  /// An import of a file that is not UTF-8 says so, in either format.
+  @Test(arguments: ["items.csv", "items.jsonl"])
+  func anImportOfAFileThatIsNotUTF8IsRefusedAsSuch(name: String) throws {
+    try withTemporaryFolder { folder in
+      let file = folder.appendingPathComponent(name)
+      try Data(Array("name,quantity\nTube ".utf8) + [0xFF] + Array(",3\n".utf8)).write(to: file)
+      #expect {
+        try DeviceFolder.readImport(at: file.path, now: epoch)
+      } throws: { error in
+        (error as? StashError)?.message
+          == "The file '\(file.path)' is not UTF-8 text; export it again"
+      }
+    }
   }
 
   /// Random texts of the bytes that matter (and one character of two bytes) read as the
