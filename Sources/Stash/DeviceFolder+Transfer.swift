@@ -201,7 +201,11 @@ extension DeviceFolder {
         }
       }
       var spelled = [String: RecordID]()  // each location name met, as it is spelled
-      var seen = Set<RecordID>()
+      // The ids seen and the changes made, each in room made once: grown by doubling, the
+      // changes' list at its last doubling (its old and new storage both alive) was a 100,000-
+      // row import's peak, with the entries and the records beside it.
+      var seen = Set<RecordID>(minimumCapacity: entries.count)
+      transaction.reserveCapacity(entries.count + Self.locationsMadeAtOnce)
       let total = entries.count
       for (index, entry) in entries.enumerated() {
         defer { progress(index + 1, total) }
@@ -242,6 +246,10 @@ extension DeviceFolder {
       return report
     }
   }
+
+  /// The locations an import is expected to create, at most, in the room it makes for its
+  /// changes at once (more only grow it).
+  private static let locationsMadeAtOnce = 256
 
   // MARK: - Reading the two formats
 
