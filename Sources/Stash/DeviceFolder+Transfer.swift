@@ -163,6 +163,19 @@ extension DeviceFolder {
     return file
   }
 
+  /// The items of `ids` as this folder holds them, in that order (one it does not hold is
+  /// left out): what `import --json` prints of an import's ``ImportReport/added``.
+  package func items(_ ids: [RecordID]) -> [Item] {
+    guard let content else { return [] }
+    return ids.compactMap { id in
+      let key = RecordKey(model: InventorySchemas.item.model, id: id)
+      guard let row = content.rowsByKey[key]?.first, let stored = content.rows[row] else {
+        return nil
+      }
+      return try? Item(record: stored.record)
+    }
+  }
+
   /// Adds the items of a checked file in one transaction: all of them or, on failure, none.
   ///
   /// An item whose id this folder already has is left alone (so a second import of one file

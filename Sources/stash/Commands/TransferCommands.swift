@@ -86,10 +86,8 @@ enum ImportCommand: StashHandler {
     }
     if session.wantsJSON {
       let names = Names(device)
-      let items = Dictionary(device.items().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
       session.output.json([
-        "added": .array(
-          report.added.compactMap { items[$0].map { RecordJSON.item($0, names: names) } }),
+        "added": .array(device.items(report.added).map { RecordJSON.item($0, names: names) }),
         "alreadyHere": .integer(Int64(report.alreadyHere)),
         "locationsCreated": .array(report.locationsCreated.map { .string($0.name) }),
         "photosLeftOff": .integer(Int64(report.photosLeftOff)),
