@@ -146,6 +146,22 @@ public struct LocalContent: Sendable {
     keyedLines = KeyedLines()
   }
 
+  /// Makes room in the row tables for the new rows of a saved transaction before it is
+  /// applied: a 100,000-row import grew them by doubling, and the rows' table at its last
+  /// doubling (its old and new storage both alive, 31.5 MB) was the import's peak. Only new
+  /// rows count (numbered from ``nextRow``): a pass that replaces every row reserves nothing.
+  public mutating func reserveCapacity(forApplying changes: [LocalChange]) {
+    guard changes.count >= 1_024 else { return }  // a small save: nothing worth it
+    var added = 0
+    for change in changes {
+      if case .putRow(let row, _, _) = change, row >= nextRow { added += 1 }
+    }
+    guard added >= 1_024 else { return }
+    rows.reserveCapacity(rows.count + added)
+    rowsByKey.reserveCapacity(rowsByKey.count + added)
+    if linesAreKnown { rowLines.reserveCapacity(rowLines.count + added) }
+  }
+
   private mutating func applyChange(_ change: LocalChange) {
     switch change {
     case .putRow(let row, let record, let hash):

@@ -161,13 +161,18 @@ public struct LocalTransaction: Sendable {
 
   /// The keys of the records whose rows or tombstones `changes` touch.
   static func changedKeys(of changes: [LocalChange]) -> Set<RecordKey> {
-    Set(
-      changes.compactMap { change in
-        switch change {
-        case .putRow, .putTombstone, .removeTombstone: change.key
-        default: nil
-        }
-      })
+    // Into a set made once for all of them, not through a list of them first.
+    func hasKey(_ change: LocalChange) -> Bool {
+      switch change {
+      case .putRow, .putTombstone, .removeTombstone: true
+      default: false
+      }
+    }
+    var keys = Set<RecordKey>(minimumCapacity: changes.reduce(0) { $0 + (hasKey($1) ? 1 : 0) })
+    for change in changes where hasKey(change) {
+      if let key = change.key { keys.insert(key) }
+    }
+    return keys
   }
 
   /// Checks that the record's model is registered with its fields, passes the model's checks

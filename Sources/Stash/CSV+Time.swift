@@ -41,7 +41,12 @@ extension CSV {
   // MARK: - Reading
 
   private static func isoTimestamp(_ text: String) -> Timestamp? {
-    let bytes = Array(text.utf8)
+    // Read in place: an array of its bytes cost an allocation per cell, two per row.
+    var text = text
+    return text.withUTF8 { isoTimestamp(bytes: $0) }
+  }
+
+  private static func isoTimestamp(bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
     guard bytes.count >= 20 else { return nil }
     func isDigit(_ index: Int) -> Bool { bytes[index] >= 0x30 && bytes[index] <= 0x39 }
     func number(_ start: Int, _ count: Int) -> Int64? {

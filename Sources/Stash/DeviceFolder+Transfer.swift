@@ -36,8 +36,12 @@ public struct ImportFile: Hashable, Sendable {
 
 /// What an import did.
 public struct ImportReport: Hashable, Sendable {
-  /// The items added, in file order.
-  public var added: [Item] = []
+  /// The ids of the items added, in file order (an item's id is the file's, or a new one for
+  /// an id this folder deleted); the items are in the folder.
+  ///
+  /// Ids, not the items: a copy of every item added was the largest thing a 100,000-row
+  /// import held beside the store (24 MB for a 48 MB store).
+  public var added: [RecordID] = []
   /// Items whose id this folder already has (or that repeat an id earlier in the file): left
   /// alone, so importing a file twice adds nothing the second time.
   public var alreadyHere = 0
@@ -134,18 +138,22 @@ extension DeviceFolder {
       }
       throw .refused("Cannot read '\(path)': \(error.reason)")
     }
-    try TransferLimits.checkLines(of: bytes, path: path)
-    guard let text = String(validating: bytes, as: UTF8.self) else {
-      throw StashError(
-        .refused, "The file '\(path)' is not UTF-8 text; export it again", hint: .export)
-    }
+    let lines = try TransferLimits.checkLines(of: bytes, path: path)
+    // The header compared as text (a combining mark after it makes another last character),
+    // with a few bytes past it; a CSV file's bytes are checked as UTF-8 as they are read.
     let header = CSV.line(csvColumns)
     let isCSV =
-      format.map { $0 == .csv } ?? (path.lowercased().hasSuffix(".csv") || text.hasPrefix(header))
+      format.map { $0 == .csv }
+      ?? (path.lowercased().hasSuffix(".csv")
+        || String(decoding: bytes.prefix(header.utf8.count + 4), as: UTF8.self).hasPrefix(header))
     var photos = TransferPhotos.Collector()
-    let entries =
-      try isCSV
-      ? csvEntries(text, path: path, now: now) : jsonEntries(text, path: path, photos: &photos)
+    let entries: [ImportEntry]
+    if isCSV {
+      entries = try csvEntries(bytes, path: path, now: now, lines: lines)
+    } else {
+      guard let text = String(validating: bytes, as: UTF8.self) else { throw notUTF8(path) }
+      entries = try jsonEntries(text, path: path, photos: &photos)
+    }
     guard !entries.isEmpty else {
       throw StashError(
         .refused, "The file '\(path)' holds no items; export it again", hint: .export)
@@ -155,6 +163,19 @@ extension DeviceFolder {
     return file
   }
 
+  /// The items of `ids` as this folder holds them, in that order (one it does not hold is
+  /// left out): what `import --json` prints of an import's ``ImportReport/added``.
+  package func items(_ ids: [RecordID]) -> [Item] {
+    guard let content else { return [] }
+    return ids.compactMap { id in
+      let key = RecordKey(model: InventorySchemas.item.model, id: id)
+      guard let row = content.rowsByKey[key]?.first, let stored = content.rows[row] else {
+        return nil
+      }
+      return try? Item(record: stored.record)
+    }
+  }
+
   /// Adds the items of a checked file in one transaction: all of them or, on failure, none.
   ///
   /// An item whose id this folder already has is left alone (so a second import of one file
@@ -162,34 +183,45 @@ extension DeviceFolder {
   /// by name, or created. A photo the file carries is stored first; one whose bytes are
   /// neither in the file nor in this folder's blobs is left off (and counted in the report).
   ///
+  /// The file is consumed: its entries are let go once their records are made, before they
+  /// are written (they were a sixth of what a 100,000-row import held at its peak).
+  ///
   /// - Parameter progress: Told after each entry how many of all are done (for a progress
   ///   line on a terminal).
   /// - Returns: What was added, skipped and created.
   /// - Throws: ``StashError`` when the save fails.
   public func importItems(
-    _ file: ImportFile, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    _ file: consuming ImportFile, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(StashError) -> ImportReport {
     let now = clock()
+    let path = file.path
     for entry in file.entries {
       guard let photo = entry.item.photo, let bytes = file.photos[photo.digest],
         blobs.check(photo) != .present
       else { continue }
       do { try blobs.store(bytes) } catch { throw StashError(error) }
     }
-    return try save("the import of '\(file.path)'") { content, transaction throws(StashError) in
+    var entries = (consume file).entries
+    return try save("the import of '\(path)'") { content, transaction throws(StashError) in
       var report = ImportReport()
-      // Room for every entry at once: grown by doubling, the report's items (200-odd bytes
-      // each) were the largest thing a 100,000-row import held, with up to half of it unused.
-      report.added.reserveCapacity(file.entries.count)
+      // Room for every entry at once: grown by doubling, the report's ids were held with up
+      // to half of their room unused.
+      report.added.reserveCapacity(entries.count)
       var places = [String: RecordID]()
       for record in content.records(of: "location") {
         if case .string(let name)? = record[field: "name"], places[name.lowercased()] == nil {
           places[name.lowercased()] = record.id
         }
       }
-      var seen = Set<RecordID>()
-      for (index, entry) in file.entries.enumerated() {
-        defer { progress(index + 1, file.entries.count) }
+      var spelled = [String: RecordID]()  // each location name met, as it is spelled
+      // The ids seen and the changes made, each in room made once: grown by doubling, the
+      // changes' list at its last doubling (its old and new storage both alive) was a 100,000-
+      // row import's peak, with the entries and the records beside it.
+      var seen = Set<RecordID>(minimumCapacity: entries.count)
+      transaction.reserveCapacity(entries.count + Self.locationsMadeAtOnce)
+      let total = entries.count
+      for (index, entry) in entries.enumerated() {
+        defer { progress(index + 1, total) }
         var item = entry.item
         // The key without building the item's record for it (twice, for each of 100,000 rows).
         let key = RecordKey(model: InventorySchemas.item.model, id: item.id)
@@ -199,13 +231,18 @@ extension DeviceFolder {
         }
         if content.tombstones[key] != nil { item.id = self.newIdentifier() }
         if let name = entry.locationName {
-          if let id = places[name.lowercased()] {
+          // A name met before is found as it is spelled, without lowercasing it again.
+          if let id = spelled[name] {
+            item.locationID = id
+          } else if let id = places[name.lowercased()] {
+            spelled[name] = id
             item.locationID = id
           } else {
             let location = Location(name: name, createdAt: now)
             try StashError.model(location.validate())
             try StashError.model(transaction.insert(location.record))
             places[name.lowercased()] = location.id
+            spelled[name] = location.id
             report.locationsCreated.append(location)
             item.locationID = location.id
           }
@@ -215,11 +252,17 @@ extension DeviceFolder {
           report.photosLeftOff += 1
         }
         try StashError.model(transaction.insert(item.record))
-        report.added.append(item)
+        report.added.append(item.id)
       }
+      // The records hold what the entries held: the entries go before the write.
+      entries = []
       return report
     }
   }
+
+  /// The locations an import is expected to create, at most, in the room it makes for its
+  /// changes at once (more only grow it).
+  private static let locationsMadeAtOnce = 256
 
   // MARK: - Reading the two formats
 
@@ -277,75 +320,6 @@ extension DeviceFolder {
     }
     return entries
   }
-
-  private static func csvEntries(_ text: String, path: String, now: Timestamp) throws(StashError)
-    -> [ImportEntry]
-  {
-    let records: [(line: Int, fields: [String])]
-    do { records = try CSV.records(text) } catch {
-      throw .refused("Line \(error.line) of '\(path)' has \(error.reason); nothing was imported")
-    }
-    guard let header = records.first?.fields, header.contains("name") else {
-      throw StashError(
-        .refused, "The file '\(path)' has no CSV header with a 'name' column; export it again",
-        hint: .export)
-    }
-    // Each column's position, once (the first of a repeated name, as a row's dictionary
-    // kept it): a dictionary per row cost a tenth of a 100,000-row import in string hashing.
-    var columns = [String: Int]()
-    for (index, name) in header.enumerated() where columns[name] == nil { columns[name] = index }
-    var entries = [ImportEntry]()
-    entries.reserveCapacity(records.count - 1)
-    for (number, fields) in records.dropFirst() {
-      func refuse(_ reason: String) -> StashError {
-        .refused("Line \(number) of '\(path)' \(reason); nothing was imported")
-      }
-      guard fields.count == header.count else {
-        throw refuse("has \(fields.count) fields, not \(header.count)")
-      }
-      func value(_ column: String) -> String? { columns[column].map { fields[$0] } }
-      func text(_ column: String) -> String? { value(column).flatMap { $0.isEmpty ? nil : $0 } }
-      func integer(_ column: String) throws(StashError) -> Int64? {
-        guard let value = text(column) else { return nil }
-        guard let number = Int64(value) else {
-          throw refuse("has '\(value)' as \(column), not a whole number")
-        }
-        return number
-      }
-      func time(_ column: String) throws(StashError) -> Timestamp? {
-        guard let value = text(column) else { return nil }
-        guard let time = CSV.timestamp(value) else {
-          throw refuse(
-            "has '\(value)' as \(column), not a time such as '2026-12-06T12:00:00Z' (ISO-8601) "
-              + "or seconds since 1970")
-        }
-        return time
-      }
-      var id = RecordID.make()
-      if let value = text("id") {
-        guard let given = RecordID(normalizing: value) else {
-          throw refuse("has an id '\(value)' that is not a UUID")
-        }
-        id = given
-      }
-      var photo: BlobRef?
-      if let hex = text("photo") {
-        guard let digest = SHA256Digest(hex: hex), let size = try integer("photoSize"), size >= 0
-        else { throw refuse("has a photo '\(hex)' without a valid SHA-256 and size") }
-        photo = BlobRef(digest: digest, size: size)
-      }
-      let created = try time("createdAt") ?? now
-      let item = Item(
-        id: id, name: value("name") ?? "", brand: text("brand"),
-        quantity: try integer("quantity") ?? 0, unit: value("unit") ?? "",
-        notes: value("notes") ?? "", photo: photo,
-        lowStockThreshold: try integer("lowStockThreshold"),
-        barcode: text("barcode"), createdAt: created, updatedAt: try time("updatedAt") ?? created)
-      do { try item.validate() } catch { throw refuse("is refused: \(error.message)") }
-      entries.append(ImportEntry(line: number, item: item, locationName: text("location")))
-    }
-    return entries
-  }
 }
 
 /// How large a file `stash import` reads.
@@ -357,18 +331,29 @@ public enum TransferLimits {
   /// huge field is refused before it is parsed.
   public static let maximumLineBytes = LogLimits.maximumLineLength
 
-  static func checkLines(of bytes: [UInt8], path: String) throws(StashError) {
-    var line = 1
-    var start = 0
-    for index in 0...bytes.count {
-      guard index == bytes.count || bytes[index] == UInt8(ascii: "\n") else { continue }
-      guard index - start <= maximumLineBytes else {
-        throw .refused(
-          "Line \(line) of '\(path)' is longer than the \(maximumLineBytes >> 20) MiB a line "
-            + "may be; nothing was imported")
+  /// Refuses a file with a line over ``maximumLineBytes``.
+  ///
+  /// - Returns: How many lines it has (the last one counted even when it is empty).
+  @discardableResult
+  static func checkLines(of bytes: [UInt8], path: String) throws(StashError) -> Int {
+    let longest = maximumLineBytes
+    // The line over the limit, or how many lines there are (as a negative number).
+    let found = bytes.withUnsafeBufferPointer { bytes -> Int in
+      var line = 1
+      var start = 0
+      for index in 0...bytes.count {
+        guard index == bytes.count || bytes[index] == UInt8(ascii: "\n") else { continue }
+        guard index - start <= longest else { return line }
+        line += 1
+        start = index + 1
       }
-      line += 1
-      start = index + 1
+      return -(line - 1)
     }
+    guard found <= 0 else {
+      throw .refused(
+        "Line \(found) of '\(path)' is longer than the \(maximumLineBytes >> 20) MiB a line "
+          + "may be; nothing was imported")
+    }
+    return -found
   }
 }

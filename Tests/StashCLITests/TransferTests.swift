@@ -60,6 +60,29 @@ import Testing
     }
   }
 
+  /// `import --json` lists the items it added, in file order, as the folder holds them (the
+  /// report keeps their ids, not copies of them), and none on a second import of the file.
+  @Test func anImportAsJSONListsTheItemsItAddedInFileOrder() throws {
+    try withCLI { cli in
+      let file = cli.folder.appendingPathComponent("items.csv")
+      let rows = [
+        "id,name,quantity,location", "5c0ff9a2-8c1e-4b9e-9d7a-2f1c3b4a5d6e,Zinc,3,Shed",
+        "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d,Acrylic,1,shed",
+      ]
+      try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: file)
+      let imported = try cli.run(["import", file.path, "--json"])
+      #expect(imported.status == 0, "\(imported)")
+      let json = try imported.json()
+      let added = json["added"]?.elements ?? []
+      #expect(added.compactMap { $0["fields"]?["name"]?.text } == ["Zinc", "Acrylic"])
+      #expect(added.compactMap { $0["quantity"]?.integer } == [3, 1])
+      #expect(json["locationsCreated"]?.elements.compactMap(\.text) == ["Shed"])
+      let again = try cli.run(["import", file.path, "--json"]).json()
+      #expect(again["added"]?.elements.isEmpty == true)
+      #expect(again["alreadyHere"]?.integer == 2)
+    }
+  }
+
   /// CSV's commas, quotes and line breaks are bytes: one followed by a combining mark (which
   /// joins it into one Swift `Character`) is still quoted on export and still a separator or
   /// a quote on import.

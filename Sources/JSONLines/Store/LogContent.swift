@@ -62,6 +62,11 @@ public protocol LogContent: Sendable {
   /// Forgets where lines are (the file was rewritten by a compaction). By default, nothing.
   mutating func forgetLineSpans()
 
+  /// Makes room for `changes`, a saved transaction about to be applied one by one: a large
+  /// one then grows each table once, instead of by doubling (while a table grows, its old
+  /// and new storage are both alive). By default, nothing.
+  mutating func reserveCapacity(forApplying changes: [Change])
+
   /// Whether this is the whole content of the file (`false` for a content built from an
   /// index for a few records): only a whole content may be compacted or upgraded. By
   /// default, `true`.
@@ -81,6 +86,8 @@ extension LogContent {
   }
 
   public mutating func forgetLineSpans() {}
+
+  public mutating func reserveCapacity(forApplying changes: [Change]) {}
 
   public var isComplete: Bool { true }
 

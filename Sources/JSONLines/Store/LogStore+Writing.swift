@@ -44,6 +44,7 @@ extension LogStore {
       } catch {
         throw .write(error)
       }
+      state.content.reserveCapacity(forApplying: changes)
       for index in changes.indices { state.content.apply(changes[index], at: spans[index]) }
       compactIfWorthIt(&state)
     }

@@ -80,12 +80,14 @@ enum ImportCommand: StashHandler {
     let report: ImportReport
     do {
       defer { progress.finish() }
-      report = try device.importItems(file) { done, total in progress.report(done, of: total) }
+      report = try device.importItems(consume file) { done, total in
+        progress.report(done, of: total)
+      }
     }
     if session.wantsJSON {
       let names = Names(device)
       session.output.json([
-        "added": .array(report.added.map { RecordJSON.item($0, names: names) }),
+        "added": .array(device.items(report.added).map { RecordJSON.item($0, names: names) }),
         "alreadyHere": .integer(Int64(report.alreadyHere)),
         "locationsCreated": .array(report.locationsCreated.map { .string($0.name) }),
         "photosLeftOff": .integer(Int64(report.photosLeftOff)),
