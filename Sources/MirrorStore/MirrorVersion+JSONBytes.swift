@@ -1,5 +1,5 @@
 package import StashBase
-public import StashModel
+import StashModel
 
 extension MirrorVersion {
   /// Appends the JSON text of ``json`` (the segment line of this version), or with `pending`
