@@ -24,13 +24,11 @@ import Testing
   }
 
   /// A session's loop waits on a thread of its own, never on one of ``StashIO``'s, which the
-  /// `async` operations share (sessions each holding one starved them).
+  /// `async` operations share (a session would hold it for its whole life).
   @Test func aSessionHoldsNoThreadOfTheIOPool() async throws {
     try await withTemporaryFolderAsync { root in
-      let cloud = root.appendingPathComponent("cloud").path
-      try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-      let home = root.appendingPathComponent("a")
-      try openDevice(home).folder.enableSync(cloud: cloud)
+      let (homes, cloud) = try Self.syncingDevices(["a"], in: root)
+      let home = homes[0]
       let options = DeviceFolder.Options(createIfMissing: false, clock: { epoch })
       let path = home.path
       let live = LiveSync(home: path, sharedFolder: cloud, interval: .milliseconds(20))
@@ -49,6 +47,17 @@ import Testing
     }
   }
 
+  /// Device folders `names` under `root`, each syncing with the shared folder `cloud` there.
+  static func syncingDevices(
+    _ names: [String], in root: URL
+  ) throws -> (homes: [URL], cloud: String) {
+    let cloud = root.appendingPathComponent("cloud").path
+    try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
+    let homes = names.map { root.appendingPathComponent($0) }
+    for home in homes { try openDevice(home).folder.enableSync(cloud: cloud) }
+    return (homes, cloud)
+  }
+
   /// Two devices with a live session each (polling every `interval`, on file-system events
   /// if `events`): a consume on a, then one on b, each expected on the other device within
   /// `checks` looks 25 ms apart. Counted, not timed: under the full suite the checking task
@@ -56,10 +65,7 @@ import Testing
   /// deadline on the clock then failed while the sessions, on their own threads, had synced.
   func twoSessions(interval: Duration, events: Bool, checks: Int) async throws {
     try await withTemporaryFolderAsync { root in
-      let cloud = root.appendingPathComponent("cloud").path
-      try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-      let homes = ["a", "b"].map { root.appendingPathComponent($0) }
-      for home in homes { try openDevice(home).folder.enableSync(cloud: cloud) }
+      let (homes, cloud) = try Self.syncingDevices(["a", "b"], in: root)
       let tube = try openDevice(homes[0]).addItem(
         Item(name: "Koleston 7/1", quantity: 5, createdAt: epoch))
       for home in homes + homes { _ = try openDevice(home).folder.sync() }
@@ -99,10 +105,8 @@ import Testing
 
   @Test func inTheBackgroundNoExchangeRunsAndTheForegroundCatchesUp() async throws {
     try await withTemporaryFolderAsync { root in
-      let cloud = root.appendingPathComponent("cloud").path
-      try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-      let home = root.appendingPathComponent("a")
-      try openDevice(home).folder.enableSync(cloud: cloud)
+      let (homes, cloud) = try Self.syncingDevices(["a"], in: root)
+      let home = homes[0]
       let tube = try openDevice(home).addItem(
         Item(name: "Koleston 7/1", quantity: 5, createdAt: epoch))
       let options = DeviceFolder.Options(createIfMissing: false, clock: { epoch })
