@@ -40,18 +40,41 @@ public enum CanonicalEncoding {
   }
 
   /// Appends the canonical bytes of a record to `out`.
+  ///
+  /// The bytes that depend only on the schema (the header with the model, the field count,
+  /// each synced field's name) are the schema's, written once for it
+  /// (``Schema/canonicalHead``, ``Schema/canonicalFieldNames``); integers are appended whole,
+  /// not a byte at a time (a first sync hashes every record: issue 26, item 5).
   public static func append(_ record: Record, to out: inout [UInt8]) {
-    out.append(version)
-    out.append(UInt8(ascii: "R"))
-    appendString(record.schema.model, to: &out)
-    appendString(record.id.rawValue, to: &out)
-    let fields = record.schema.fields
-    let hashedCount = fields.reduce(0) { $0 + ($1.isDeviceLocal ? 0 : 1) }
-    appendUInt32(UInt32(hashedCount), to: &out)
-    for (field, value) in zip(fields, record.values) where !field.isDeviceLocal {
-      appendString(field.name, to: &out)
-      appendValue(value, of: field.type, to: &out)
+    let schema = record.schema
+    out.append(contentsOf: schema.canonicalHead)
+    appendUInt32(UInt32(RecordID.textLength), to: &out)
+    record.id.appendText(to: &out)
+    appendUInt32(schema.canonicalFieldCount, to: &out)
+    let fields = schema.fields
+    let names = schema.canonicalFieldNames
+    record.values.withUnsafeBufferPointer { values in
+      for index in fields.indices {
+        guard let name = names[index] else { continue }
+        out.append(contentsOf: name)
+        appendValue(values[index], of: fields[index].type, to: &out)
+      }
     }
+  }
+
+  /// What every record of `schema` starts with: the version, `'R'` and the model.
+  static func head(model: String) -> [UInt8] {
+    var out = [version, UInt8(ascii: "R")]
+    appendString(model, to: &out)
+    return out
+  }
+
+  /// The bytes naming a synced field (its name as `str`); `nil` for a device-local one.
+  static func fieldName(_ field: FieldSpec) -> [UInt8]? {
+    guard !field.isDeviceLocal else { return nil }
+    var out = [UInt8]()
+    appendString(field.name, to: &out)
+    return out
   }
 
   /// Appends the canonical bytes of a tombstone to `out`.
@@ -59,7 +82,8 @@ public enum CanonicalEncoding {
     out.append(version)
     out.append(UInt8(ascii: "T"))
     appendString(tombstone.model, to: &out)
-    appendString(tombstone.id.rawValue, to: &out)
+    appendUInt32(UInt32(RecordID.textLength), to: &out)
+    tombstone.id.appendText(to: &out)
     appendUInt64(tombstone.deletedAt.secondsSince1970.bitPattern, to: &out)
     tombstone.deletedHash.digest.appendBytes(to: &out)
   }
@@ -96,7 +120,8 @@ public enum CanonicalEncoding {
       appendUInt64(UInt64(bitPattern: blob.size), to: &out)
     case .reference(let id):
       out.append(UInt8(ascii: "r"))
-      appendString(id.rawValue, to: &out)
+      appendUInt32(UInt32(RecordID.textLength), to: &out)
+      id.appendText(to: &out)
     case .counter(let counter):
       appendCounter(counter, to: &out)
     case .bytes(let bytes):
@@ -135,19 +160,18 @@ public enum CanonicalEncoding {
   }
 
   private static func appendString(_ text: String, to out: inout [UInt8]) {
-    appendUInt32(UInt32(text.utf8.count), to: &out)
-    out.append(contentsOf: text.utf8)
+    var text = text
+    text.withUTF8 { bytes in
+      appendUInt32(UInt32(bytes.count), to: &out)
+      out.append(contentsOf: bytes)
+    }
   }
 
   private static func appendUInt32(_ number: UInt32, to out: inout [UInt8]) {
-    for shift in stride(from: 24, through: 0, by: -8) {
-      out.append(UInt8(truncatingIfNeeded: number >> UInt32(shift)))
-    }
+    withUnsafeBytes(of: number.bigEndian) { out.append(contentsOf: $0) }
   }
 
   private static func appendUInt64(_ number: UInt64, to out: inout [UInt8]) {
-    for shift in stride(from: 56, through: 0, by: -8) {
-      out.append(UInt8(truncatingIfNeeded: number >> UInt64(shift)))
-    }
+    withUnsafeBytes(of: number.bigEndian) { out.append(contentsOf: $0) }
   }
 }

@@ -69,6 +69,21 @@ public struct RecordID: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
   }
 
+  /// How many bytes ``rawValue`` has: always 36 (ids are accepted in canonical form only).
+  public static let textLength = 36
+
+  /// Appends the 36 bytes of ``rawValue``, without building the string (a record's canonical
+  /// encoding names its id, and a first sync hashes every record).
+  ///
+  /// - Parameter bytes: The buffer to append them to.
+  public func appendText(to bytes: inout [UInt8]) {
+    let start = bytes.count
+    bytes.append(contentsOf: repeatElement(0, count: Self.textLength))
+    bytes.withUnsafeMutableBufferPointer { buffer in
+      writeText(to: buffer.baseAddress! + start)
+    }
+  }
+
   /// Appends ``rawValue`` as a JSON string (in quotes; it needs no escape), without building
   /// the string: a version's line names its record's id, and a first sync writes one for
   /// every record.

@@ -78,6 +78,14 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   /// The JSON text `"name":` of each field, in order, written once for the schema rather
   /// than for every record (``Record/appendFieldsJSON(to:)``).
   let fieldKeys: [[UInt8]]
+  /// What a record's canonical encoding starts with (``CanonicalEncoding``): the version,
+  /// `'R'` and the model, written once for the schema.
+  let canonicalHead: [UInt8]
+  /// How many fields a record's canonical encoding holds: those that are not device-local.
+  let canonicalFieldCount: UInt32
+  /// Each field's name as the canonical encoding writes it, in order; `nil` for a
+  /// device-local field (not encoded).
+  let canonicalFieldNames: [[UInt8]?]
   private let indexByName: [String: Int]
   private let validator: Validator?
   /// The position of the field that records when a record last changed, if the schema has
@@ -160,6 +168,9 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
       key.append(UInt8(ascii: ":"))
       return key
     }
+    self.canonicalHead = CanonicalEncoding.head(model: model)
+    self.canonicalFieldNames = fields.map(CanonicalEncoding.fieldName)
+    self.canonicalFieldCount = UInt32(fields.count { !$0.isDeviceLocal })
     self.lookupIndices = try Self.lookupIndices(of: model, lookup, fields: fields, index: index)
     self.indexedIndices = try Self.indexedIndices(of: model, indexed, fields: fields, index: index)
     for field in fields where field.isDeviceLocal && field.type.isCounter {
