@@ -192,26 +192,36 @@ public struct MirrorTransaction: Sendable {
     _ writes: [(snapshot: Snapshot, parents: Set<VersionID>)], author: DeviceID,
     at time: Timestamp
   ) -> [MirrorVersion] {
-    write(writes.map { ($0.snapshot, $0.parents, nil) }, author: author, at: time)
+    write(writes.map { ($0.snapshot, $0.parents, nil, nil) }, author: author, at: time)
   }
 
   /// Writes a new version of each snapshot, as ``write(_:author:at:)``
-  /// does, taking the snapshot hash given beside a snapshot instead of computing it again.
+  /// does, taking the snapshot hash (and the version id) given beside a snapshot instead of
+  /// computing them again.
   ///
   /// - Parameter writes: Each snapshot, its parents, and its hash when this process already
   ///   computed it from this snapshot's synced content, or checked it against that content
   ///   (the reconciler passes a row's stored hash, which the pass checked against the row's
   ///   record before writing anything); `nil` to compute it here. A wrong hash would make a
-  ///   version other devices reject: never pass one read from disk unchecked.
+  ///   version other devices reject: never pass one read from disk unchecked. With a hash,
+  ///   `id` may give the version id this process derived from that hash and these parents
+  ///   (``VersionID/derive(snapshot:parents:)``: the reconciler's version graph did, for
+  ///   every version it copies); it is ignored without one.
   /// - Returns: The versions.
   @discardableResult
   public mutating func write(
-    _ writes: [(snapshot: Snapshot, parents: Set<VersionID>, hash: SnapshotHash?)],
+    _ writes: [(snapshot: Snapshot, parents: Set<VersionID>, hash: SnapshotHash?, id: VersionID?)],
     author: DeviceID, at time: Timestamp
   ) -> [MirrorVersion] {
     let identities = Parallel.map(count: writes.count) { index in
-      let hash = writes[index].hash ?? writes[index].snapshot.hash
-      return (hash, VersionID.derive(snapshot: hash, parents: writes[index].parents))
+      let write = writes[index]
+      if let hash = write.hash, let id = write.id {
+        assert(id == VersionID.derive(snapshot: hash, parents: write.parents))
+        return (hash, id)
+      }
+      derivationCensus.note(write.snapshot.key.model)
+      let hash = write.hash ?? write.snapshot.hash
+      return (hash, VersionID.derive(snapshot: hash, parents: write.parents))
     }
     return zip(writes, identities).map { write, identity in
       self.write(

@@ -55,3 +55,8 @@ extension MirrorChange {
 /// (``MirrorVersion/appendJSON(to:pending:)``), and a test proves that a first sync and an
 /// import build no tree for them. Use a model no other test uses at the same time.
 package let versionTreeCensus = Census()
+
+/// How many version ids a mirror's write derived itself, by model, while a test watched
+/// (``Census``): the reconciler gives it the ids its version graph derived, so that a first
+/// sync derives each version's id once (issue 26, item 5).
+package let derivationCensus = Census()

@@ -52,8 +52,9 @@ public enum Effect: Hashable, Sendable {
   case deleteLocal(Tombstone)
   /// Write (or replace) the local tombstone; there is no live row.
   case putLocalTombstone(Tombstone)
-  /// Write a new version to the mirror with these parents.
-  case copyToMirror(Snapshot, parents: Set<VersionID>)
+  /// Write a new version to the mirror with these parents; `version` is its id, which the
+  /// version graph derived from the snapshot's hash and the parents.
+  case copyToMirror(Snapshot, parents: Set<VersionID>, version: VersionID)
   /// Keep every side in a conflict (recorded once per key and set of sides), with the fields
   /// in dispute.
   case recordConflict(ConflictKind, [ConflictSide], fields: [String])

@@ -55,7 +55,7 @@ struct GraphDecision {
     }
     let id = graph.add(merged, parents: leaves)
     let node = graph.versions[id]!
-    effects.append(.copyToMirror(merged, parents: leaves))
+    effects.append(.copyToMirror(merged, parents: leaves, version: id))
     effects += write(node)
     effects += DecisionTable.checkpoint(node.checkpoint(id), over: situation.checkpoint)
     effects += [.settleConflicts, .recordMerge(sides, result: node.hash)]
@@ -92,7 +92,9 @@ struct GraphDecision {
     // version (a set-back on another device) that this device never saw.
     let parents = situation.derivation
     let id = VersionID.derive(snapshot: ownHash, parents: parents)
-    if graph.versions[id] == nil { effects.append(.copyToMirror(own, parents: parents)) }
+    if graph.versions[id] == nil {
+      effects.append(.copyToMirror(own, parents: parents, version: id))
+    }
     graph.add(own, hash: ownHash, parents: parents, id: id)
     leaves.subtract(parents)
     if !graph.isReplaced(id) { leaves.insert(id) }

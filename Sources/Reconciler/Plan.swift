@@ -17,7 +17,9 @@ struct Plan {
   /// local row's record: the row's stored hash, which ``Reconciler/reconcile(keys:)`` checks
   /// against the record before anything is written, so the mirror's write need not compute it
   /// again.
-  typealias MirrorWrite = (snapshot: Snapshot, parents: Set<VersionID>, hash: SnapshotHash?)
+  typealias MirrorWrite = (
+    snapshot: Snapshot, parents: Set<VersionID>, hash: SnapshotHash?, id: VersionID?
+  )
 
   /// One record whose decision does something.
   struct Decided {
@@ -146,8 +148,8 @@ struct Plan {
     var written: (count: Int, hash: SnapshotHash?) = (0, nil)
     for effect in decision.effects {
       switch effect {
-      case .copyToMirror(let snapshot, let parents):
-        mirrorWrites.append((snapshot, parents, Self.rowHash(of: snapshot, in: situation)))
+      case .copyToMirror(let snapshot, let parents, let id):
+        mirrorWrites.append((snapshot, parents, Self.rowHash(of: snapshot, in: situation), id))
         report.copiedToMirror += 1
         continue
       case .settleConflicts where !settles:

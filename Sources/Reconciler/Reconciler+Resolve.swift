@@ -75,7 +75,7 @@ extension Reconciler {
       of: leaves, in: decision.graph, choosing: chosen, at: now, localRow: rows.first?.record,
       conflict: conflict)
     var writes: [(snapshot: Snapshot, parents: Set<VersionID>)] = []
-    for case .copyToMirror(let snapshot, let parents) in effects {
+    for case .copyToMirror(let snapshot, let parents, _) in effects {
       writes.append((snapshot, parents))
     }
     writes.append((resolved, leaves))

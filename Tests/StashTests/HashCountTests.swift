@@ -87,4 +87,18 @@ struct CountedThing: CodableRecord, Equatable {
       #expect(secondTrees == 0, "\(secondTrees) version trees for \(Self.count) records")
     }
   }
+
+  /// A version's id is derived from its snapshot's hash and its parents (a SHA-256) once:
+  /// the reconciler's version graph derives it, and the mirror's write takes it from there.
+  /// A first sync derived every id twice.
+  @Test func aFirstSyncDerivesEachVersionIDOnce() throws {
+    try withTemporaryFolder { root in
+      let pair = try pairWithRecords(root)
+      let (first, derived) = try derivationCensus.counting(CountedThing.model) {
+        try pair.open("a").sync()
+      }
+      #expect(first.versionsExported == Self.count)
+      #expect(derived == 0, "the mirror's write derived \(derived) ids for \(Self.count) records")
+    }
+  }
 }
