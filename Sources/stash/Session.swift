@@ -22,6 +22,9 @@ struct Session {
   let output: Output
   /// The environment the command runs in (what `TERM` and the like say about the terminal).
   let environment: [String: String]
+  /// Whether every folder the command opens is kept until the process exits
+  /// (``keepUntilExit(_:)``); off for `sync --watch`, which opens one for every exchange.
+  var keepsFolders = true
 
   /// How long a command waits for another process holding the folder's lock, in seconds.
   static let lockTimeout = 3.0
@@ -61,7 +64,6 @@ struct Session {
     var options = options(creating: false)
     if let focus { options.focus(on: focus) }
     let device = try DeviceFolder.open(at: home, options: options)
-    Self.keepUntilExit(device)
     guard migrating, device.legacyDataWaits else { return device }
     // A folder with legacy data and no store yet: the first command creates it to import.
     let target = device.folder.hasInventory ? device : try openForWriting(migrating: false)
@@ -136,7 +138,6 @@ struct Session {
     try refuseBrokenInventoryFile()
     let device = try DeviceFolder.open(
       at: home, options: options(creating: true, deviceName: deviceName))
-    Self.keepUntilExit(device)
     if device.folder.wasCreated && announce {
       Failure.printError("Created the device folder '\(home)'")
     }
@@ -144,11 +145,14 @@ struct Session {
     return device
   }
 
-  private func options(creating: Bool, deviceName: String? = nil) -> DeviceFolder.Options {
+  /// The options every folder of this command opens with; `doctor` starts from them too.
+  func options(creating: Bool, deviceName: String? = nil) -> DeviceFolder.Options {
     // Opened for reading, a store file changes only when a save has something to write.
-    DeviceFolder.Options(
+    var options = DeviceFolder.Options(
       createIfMissing: creating, deviceName: deviceName, lockTimeout: Self.lockTimeout,
       access: creating ? .writing : .reading, notices: { Failure.printError($0.forPerson) })
+    if keepsFolders { options.opened = Self.keepUntilExit }
+    return options
   }
 
   /// Refuses a home that can never be a folder (a file, a link loop) with a plain message
@@ -174,10 +178,11 @@ extension Session {
   /// The folders this process opened, never released: the process exits right after its one
   /// command, and freeing a folder's content (every record of both stores) object by object
   /// just before `exit` was 2-3% of a first sync of 100,000 items (perf).
-  private static let openedFolders = Mutex<[DeviceFolder]>([])
+  private static let openedFolders = Mutex<[SyncFolder]>([])
 
-  /// Keeps `device` until the process exits.
-  static func keepUntilExit(_ device: DeviceFolder) {
-    openedFolders.withLock { $0.append(device) }
+  /// Keeps `folder` until the process exits (every folder a command opens, through
+  /// ``SyncFolder/Options/opened``, unless ``keepsFolders`` is off).
+  @Sendable static func keepUntilExit(_ folder: SyncFolder) {
+    openedFolders.withLock { $0.append(folder) }
   }
 }

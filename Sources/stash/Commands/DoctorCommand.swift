@@ -23,9 +23,7 @@ enum DoctorCommand: StashHandler {
     try session.refuseHomeThatIsNotAFolder()
     try session.refuseBrokenInventoryFile(includingKind: false)
     // The report says everything; standard error also warns, as for every command.
-    let options = DeviceFolder.Options(
-      createIfMissing: false, lockTimeout: Session.lockTimeout,
-      notices: { Failure.printError($0.forPerson) })
+    let options = session.options(creating: false)
     let progress = ProgressLine("Checking photos:", environment: session.environment)
     let report: DoctorReport
     do {

@@ -34,6 +34,9 @@ enum SyncWatch {
         message: "Invalid value '\(seconds)' for '--interval'; give seconds from 0.05 to 3600",
         path: SyncCommand.path, rootName: CommandTable.root.name)
     }
+    // Every exchange opens the folder again: none is kept until the process exits.
+    var session = session
+    session.keepsFolders = false
     // Opened once to refuse a folder that cannot sync before watching, then let go.
     let shared = try session.openForSyncing().folder.settings.cloudFolder
     let watch = LiveSync(
