@@ -94,12 +94,7 @@ public struct SHA256Digest: Hashable, Comparable, Sendable, CustomStringConverti
   /// This is the text `sha256sum` prints and `init?(hex:)` parses.
   public var hex: String {
     String(unsafeUninitializedCapacity: 64) { text in
-      withUnsafeBytes { raw in
-        for (index, byte) in raw.enumerated() {
-          text[2 * index] = hexDigit(byte >> 4)
-          text[2 * index + 1] = hexDigit(byte & 0x0F)
-        }
-      }
+      withUnsafeBytes { HexDigits.write($0, to: UnsafeMutableRawPointer(text.baseAddress!)) }
       return 64
     }
   }
@@ -153,9 +148,4 @@ private func hexValue(_ unit: UInt8) -> UInt64? {
   case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt64(unit &- UInt8(ascii: "A") &+ 10)
   default: return nil
   }
-}
-
-/// The lowercase ASCII hex digit for a value in `0..<16`.
-private func hexDigit(_ value: UInt8) -> UInt8 {
-  value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "a") &+ value &- 10
 }

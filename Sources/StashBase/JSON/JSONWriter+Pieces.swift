@@ -51,16 +51,10 @@ extension JSONWriter {
   ///   - raw: The bytes, such as a digest's.
   ///   - buffer: The buffer to append the quoted digits to.
   public static func writeHexString(_ raw: UnsafeRawBufferPointer, into buffer: inout [UInt8]) {
-    let digits: StaticString = "0123456789abcdef"
     let start = buffer.count
     buffer.append(contentsOf: repeatElement(UInt8(ascii: "\""), count: raw.count * 2 + 2))
-    buffer.withUnsafeMutableBufferPointer { out in
-      var position = start + 1
-      for byte in raw {
-        out[position] = digits.utf8Start[Int(byte >> 4)]
-        out[position + 1] = digits.utf8Start[Int(byte & 0x0F)]
-        position += 2
-      }
+    buffer.withUnsafeMutableBytes { out in
+      HexDigits.write(raw, to: out.baseAddress! + start + 1)
     }
   }
 

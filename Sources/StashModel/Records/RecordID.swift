@@ -1,3 +1,5 @@
+import StashBase
+
 /// The app-assigned identity of a record: a UUID, written as lowercase text.
 ///
 /// Creating a record assigns a new id, saving it does not, and duplicating a record on
@@ -98,13 +100,13 @@ public struct RecordID: Hashable, Comparable, Sendable, CustomStringConvertible 
   }
 
   /// Writes the 36 bytes of ``rawValue`` at `text`: eight digits at a time
-  /// (``hexDigits(_:)``), with the dashes between.
+  /// (``HexDigits``), with the dashes between.
   private func writeText(to text: UnsafeMutablePointer<UInt8>) {
     let raw = UnsafeMutableRawPointer(text)
-    let first = RecordID.hexDigits(UInt32(truncatingIfNeeded: high >> 32))
-    let second = RecordID.hexDigits(UInt32(truncatingIfNeeded: high))
-    let third = RecordID.hexDigits(UInt32(truncatingIfNeeded: low >> 32))
-    let fourth = RecordID.hexDigits(UInt32(truncatingIfNeeded: low))
+    let first = HexDigits.of(UInt32(truncatingIfNeeded: high >> 32))
+    let second = HexDigits.of(UInt32(truncatingIfNeeded: high))
+    let third = HexDigits.of(UInt32(truncatingIfNeeded: low >> 32))
+    let fourth = HexDigits.of(UInt32(truncatingIfNeeded: low))
     raw.storeBytes(of: first.littleEndian, toByteOffset: 0, as: UInt64.self)
     raw.storeBytes(
       of: UInt32(truncatingIfNeeded: second).littleEndian, toByteOffset: 9, as: UInt32.self)
@@ -119,21 +121,6 @@ public struct RecordID: Hashable, Comparable, Sendable, CustomStringConvertible 
     text[13] = UInt8(ascii: "-")
     text[18] = UInt8(ascii: "-")
     text[23] = UInt8(ascii: "-")
-  }
-
-  /// The eight lowercase hex digits of `value`, the first in the lowest byte (the order they
-  /// take in memory, stored little-endian).
-  @inline(__always)
-  private static func hexDigits(_ value: UInt32) -> UInt64 {
-    // Spread the nibbles one to a byte, the most significant in the highest byte.
-    var nibbles = UInt64(value)
-    nibbles = (nibbles | nibbles << 16) & 0x0000_FFFF_0000_FFFF
-    nibbles = (nibbles | nibbles << 8) & 0x00FF_00FF_00FF_00FF
-    nibbles = (nibbles | nibbles << 4) & 0x0F0F_0F0F_0F0F_0F0F
-    nibbles = nibbles.byteSwapped
-    // 1 in each byte above 9, which then takes `a`-`f` (39 past the `0`-`9` run).
-    let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
-    return nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 39
   }
 
   public var description: String { rawValue }
