@@ -108,4 +108,52 @@ import Testing
       }
     }
   }
+
+  /// An index written again after lines that hold no put (a first sync appends a checkpoint
+  /// for every record) carries the history section forward without the table of the live
+  /// rows' lines, which only a put needs; after a put it is built, and the put not decoded.
+  @Test func theKnownLinesAreTabledOnlyWhenAPutFollowsTheIndex() throws {
+    try withTemporaryFolder { folder in
+      _ = try Self.open(folder, Self.never)
+      try Self.open(folder, Self.never).update("the items") { _, transaction in
+        for number in 0..<300 {
+          try transaction.insert(
+            SyncFocusTests.record(SyncFocusTests.key(number), "Tube \(number)"))
+        }
+      }
+      let store = try Self.open(folder, DeferredIndexTests.eager)
+      store.maintainIndex()
+      #expect(FileManager.default.fileExists(atPath: store.indexPath))
+      let device = SyncFocusTests.device.rawValue
+      let path = folder.path + "/" + LocalStore.fileName
+      let (_, tables) = try knownPutsCensus.counting(device + " table") {
+        let (_, made) = try knownPutsCensus.counting(device) {
+          try store.update("the checkpoints") { content, transaction in
+            for number in 0..<300 {
+              let key = SyncFocusTests.key(number)
+              let row = content.rows(for: key)[0]
+              transaction.setCheckpoint(key, to: Checkpoint(hash: row.hash, isTombstone: false))
+            }
+          }
+          store.maintainIndex()
+        }
+        #expect(made >= 1, "the index was not written again")
+      }
+      #expect(tables == 0)
+      let (_, putTables) = try knownPutsCensus.counting(device + " table") {
+        let (_, decoded) = try historyCensus.counting(path) {
+          try store.update("an edit") { content, transaction in
+            let key = SyncFocusTests.key(7)
+            try transaction.replace(
+              content.rows(for: key)[0].row, with: SyncFocusTests.record(key, "Edited"))
+          }
+          store.maintainIndex()
+        }
+        // The new put is the row's current line (known, not decoded); its earlier put is
+        // before the index's prefix, carried in the section.
+        #expect(decoded == 0)
+      }
+      #expect(putTables == 1)
+    }
+  }
 }

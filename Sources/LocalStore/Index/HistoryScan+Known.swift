@@ -8,16 +8,27 @@ extension HistoryScan {
   /// wrote itself. A scan for the history section takes their key from here instead of
   /// decoding the line again; every other line it finds (an earlier put of a row, a removal,
   /// a tombstone, a conflict) it still decodes and checks.
-  struct KnownPuts {
-    private var byOffset: [Int64: (span: LineSpan, row: Int64, key: LocalIndex.HistoryKey)] = [:]
-    /// Whether these are every line of the file the history section lists: the content
-    /// applied no other put, removal, tombstone or conflict (``LocalContent/historyLines``),
-    /// as after an import or a second device's first sync, so no search of the file is needed.
-    private(set) var areEveryLine = false
+  ///
+  /// The table of those lines is built on first use: a scan of the lines after an index's
+  /// prefix that finds no put (a first sync appends only checkpoints) never needs it, and
+  /// building it for 100,000 rows was 2-3% of a first sync's CPU (issue 26, item 5).
+  final class KnownPuts {
+    private typealias Entry = (span: LineSpan, row: Int64, key: LocalIndex.HistoryKey)
+    /// The content whose live rows' lines these are; `nil` when its lines are not known.
+    private let content: LocalContent?
+    /// The lines by offset, built from ``content`` on first use.
+    private lazy var byOffset: [Int64: Entry] = Self.table(of: content)
 
     /// The current lines of `content`'s live rows (none when its lines are not known).
     init(content: LocalContent) {
-      guard content.linesAreKnown else { return }
+      self.content = content.linesAreKnown ? content : nil
+      knownPutsCensus.note(content.deviceID.rawValue)
+    }
+
+    private static func table(of content: LocalContent?) -> [Int64: Entry] {
+      guard let content else { return [:] }
+      knownPutsCensus.note(content.deviceID.rawValue + " table")
+      var byOffset = [Int64: Entry]()
       byOffset.reserveCapacity(content.rowLines.count)
       for (row, span) in content.rowLines {
         guard let stored = content.rows[row] else { continue }
@@ -25,9 +36,15 @@ extension HistoryScan {
           model: Array(stored.record.model.utf8), id: stored.record.id.utf8Bytes)
         byOffset[span.offset] = (span, row.rawValue, key)
       }
-      areEveryLine =
-        content.isComplete && content.damagedRows.isEmpty
-        && byOffset.count == content.rowLines.count && content.historyLines == byOffset.count
+      return byOffset
+    }
+
+    /// Whether these are every line of the file the history section lists: the content
+    /// applied no other put, removal, tombstone or conflict (``LocalContent/historyLines``),
+    /// as after an import or a second device's first sync, so no search of the file is needed.
+    var areEveryLine: Bool {
+      guard let content, content.isComplete, content.damagedRows.isEmpty else { return false }
+      return byOffset.count == content.rowLines.count && content.historyLines == byOffset.count
     }
 
     /// The scan of the whole file these lines are when they are every line it would find
@@ -51,3 +68,7 @@ extension HistoryScan {
 /// (``Census``): what lets a test prove which lines an index write decodes again (issue 26,
 /// item 5).
 package let historyCensus = Census()
+
+/// How many ``HistoryScan/KnownPuts`` were made (key: the store's device id) and how many
+/// built their table (key: the device id and `" table"`), while a test watched (``Census``).
+package let knownPutsCensus = Census()
