@@ -111,7 +111,8 @@ public struct InventoryDigest: Sendable {
 
   /// The bucket a record id falls in: the first byte of SHA-256 of its UTF-8 bytes.
   public static func bucket(of id: String) -> Int {
-    Int(SHA256.hash(Array(id.utf8)).bytes[0])
+    // Straight from the id's bytes and the digest's first byte: no array either way.
+    Int(SHA256.hash(id).withUnsafeBytes { $0[0] })
   }
 
   /// A leaf: `0x01 'L' u32(len id) id kind hash`.
