@@ -66,7 +66,7 @@ extension HistoryScan {
 
 /// How many lines the history section's scans decoded, by store file, while a test watched
 /// (``Census``): what lets a test prove which lines an index write decodes again (issue 26,
-/// item 5).
+/// item 5). The key of the store file's path and `" scans"` counts the scans of its lines.
 package let historyCensus = Census()
 
 /// How many ``HistoryScan/KnownPuts`` were made (key: the store's device id) and how many

@@ -86,6 +86,7 @@ struct HistoryScan {
   static func scan(
     _ log: Log, after start: (end: Int64, lines: Int)?, known: KnownPuts? = nil
   ) -> HistoryScan? {
+    historyCensus.note(log.path + " scans")
     var scan = HistoryScan()
     var rowKeys = [Int64: [LocalIndex.HistoryKey]]()
     var failed = false

@@ -13,6 +13,7 @@ extension LocalStore {
     compactFocusedStoreIfDue()
     let policy = indexPolicy
     var known = indexState.withLock { $0 }
+    var historyLines: Int?
     let built: IndexBuild?? = file.withLog { log, content -> IndexBuild? in
       guard content.linesAreKnown, content.damagedRows.isEmpty,
         let settingsLine = content.settingsLine
@@ -51,14 +52,18 @@ extension LocalStore {
       let digest = LocalStore.carriedDigest(
         at: indexPath, fileSystem: file.fileSystemForRepairs,
         storeID: log.header.storeID.rawValue)
+      historyLines = content.historyLines
       return LocalStore.wholeIndex(
         log: log, content: content, settingsLine: settingsLine, digest: digest,
         history: LocalStore.wholeHistory(
           log: log, at: indexPath, fileSystem: file.fileSystemForRepairs,
-          known: HistoryScan.KnownPuts(content: content))
+          known: HistoryScan.KnownPuts(content: content),
+          unchangedSince: known.historyLines == content.historyLines ? known.end : nil)
       ).map(IndexBuild.whole)
     }
     indexState.withLock { $0 = known }
+    // What the index being built covers of the history lines, noted with it once written.
+    known.historyLines = historyLines
     guard let built, let build = built else { return }
     switch build {
     case .bytes(let bytes):
@@ -111,7 +116,8 @@ extension LocalStore {
       indexState.withLock {
         $0 = IndexState(
           end: index.prefix.end, inode: index.prefix.inode,
-          loaded: known.loaded == nil ? nil : index, checked: true)
+          loaded: known.loaded == nil ? nil : index, checked: true,
+          historyLines: known.historyLines)
       }
     }
   }
@@ -261,13 +267,25 @@ extension LocalStore {
 
   /// The history section of an index of the whole file `log`: the one of the index at `path`
   /// carried forward with the lines after its prefix, when that index still describes the
-  /// file (same store, same file, its probes unchanged) and has one; else from a scan of the
+  /// file (same store, same file, its probes unchanged) and has one (as it is, without a
+  /// search of the lines after its prefix, when it is the index this store wrote at
+  /// `unchangedSince` and no line the section lists was applied since); else from a scan of the
   /// whole file (the first index of a file), or without one when `known` holds every line it
   /// would find. Neither scan decodes again the live rows' lines `known` holds. `nil` when
   /// the file cannot be read.
   static func wholeHistory(
-    log: Log, at path: String, fileSystem: any FileSystem, known: HistoryScan.KnownPuts
+    log: Log, at path: String, fileSystem: any FileSystem, known: HistoryScan.KnownPuts,
+    unchangedSince: Int64? = nil
   ) -> LocalIndex.HistorySection? {
+    if let reader = IndexReader(path: path, fileSystem: fileSystem),
+      reader.index.hasHistory, reader.index.storeID == log.header.storeID.rawValue,
+      log.isDescribed(by: reader.index.prefix),
+      let end = unchangedSince, reader.index.prefix.end == end
+    {
+      // The index this store wrote, and no line the section lists applied since: its
+      // section is carried as it is, without reading the lines after its prefix.
+      if let section = HistoryScan().section(carrying: reader) { return section }
+    }
     if let reader = IndexReader(path: path, fileSystem: fileSystem),
       reader.index.hasHistory, reader.index.storeID == log.header.storeID.rawValue,
       log.isDescribed(by: reader.index.prefix),
@@ -336,6 +354,9 @@ struct IndexState: Sendable {
   var loaded: LocalIndex?
   /// Whether the index on disk was looked at (a store opened without a focus has not).
   var checked: Bool
+  /// How many lines the history section lists (``LocalContent/historyLines``) the content
+  /// had applied when the index at `end` was built by this store; `nil` when another wrote it.
+  var historyLines: Int? = nil
 }
 
 /// Index builds deferred by ``LocalStore/deferringIndexWrites(_:)``.
