@@ -122,7 +122,10 @@ extension CloudFolder {
     try save(mirror) { _, transaction in
       // Each was checked against its hash, and its id against its hash and parents, when
       // its segment was read above (``Segment/read(_:schemas:keyring:)``).
-      for version in plan.merge.versions { transaction.merge(version, identityChecked: true) }
+      // Each was checked whole when its segment was read (its hash, id and importProblem).
+      for version in plan.merge.versions {
+        transaction.merge(version, identityChecked: true, modelChecked: true)
+      }
       for path in plan.read { transaction.markRead(segment: path) }
       for device in plan.peers.keys.sorted() { transaction.notePeer(plan.peers[device]!) }
       transaction.recordTransfer(.import, at: time)

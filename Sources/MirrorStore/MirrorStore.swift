@@ -35,8 +35,9 @@ public final class MirrorStore: Sendable {
   /// snapshots in this run (``MirrorTransaction/checkedIdentities``), as saved, until the next
   /// ``verify(_:)``: it checks only their records' models (see ``UntrustedVersion``). An array
   /// without room to spare: a first sync's pass notes every version it writes, and the
-  /// export that checks them follows the local store's write.
-  let checkedIdentities = Mutex<[MirrorVersion]>([])
+  /// export that checks them follows the local store's write. `modelChecked`: its record was
+  /// checked against its model too (an import's), and is not again.
+  let checkedIdentities = Mutex<[(version: MirrorVersion, modelChecked: Bool)]>([])
 
   private init(
     file: LogStore<MirrorContent>, droppedTail: TailReport?, indexUse: IndexUse,
@@ -128,7 +129,7 @@ public final class MirrorStore: Sendable {
   public func update<T, E: Error>(
     _ body: (MirrorContent, inout MirrorTransaction) throws(E) -> T
   ) throws(SaveError<LogStoreError, E>) -> T {
-    var checked = [Int]()
+    var checked = [(index: Int, modelChecked: Bool)]()
     let saved = try file.update { content throws(E) in
       var transaction = MirrorTransaction(content: content)
       let result = try body(content, &transaction)
@@ -159,8 +160,9 @@ public struct MirrorTransaction: Sendable {
   private var added: [VersionRef: Int64] = [:]
   /// Where in ``changes`` the versions added here are whose hash and id this process computed
   /// from their snapshots (``write(_:author:at:)``) or checked against them
-  /// (``merge(_:identityChecked:)``).
-  private(set) var checkedIdentities = [Int]()
+  /// (``merge(_:identityChecked:modelChecked:)``), and whether it checked the record against
+  /// its model too.
+  private(set) var checkedIdentities = [(index: Int, modelChecked: Bool)]()
 
   init(content: MirrorContent) {
     self.content = content
@@ -243,7 +245,7 @@ public struct MirrorTransaction: Sendable {
       snapshot: snapshot, hash: hash, id: id, parents: parents, generation: generation,
       author: author, authoredAt: time)
     add(.addVersion(version, pending: true))
-    checkedIdentities.append(changes.count - 1)
+    checkedIdentities.append((changes.count - 1, false))
     return version
   }
 
@@ -254,9 +256,13 @@ public struct MirrorTransaction: Sendable {
   ///   - identityChecked: Whether this process checked the version's hash against its
   ///     snapshot and its id against its hash and parents, from the bytes it read (an import
   ///     reading a segment does): the next ``MirrorStore/verify(_:)`` then does not again.
-  public mutating func merge(_ version: MirrorVersion, identityChecked: Bool = false) {
+  ///   - modelChecked: Whether this process also checked its record against its model
+  ///     (``Schema/validate(_:)``, as an import does); only with `identityChecked`.
+  public mutating func merge(
+    _ version: MirrorVersion, identityChecked: Bool = false, modelChecked: Bool = false
+  ) {
     add(.addVersion(version, pending: false))
-    if identityChecked { checkedIdentities.append(changes.count - 1) }
+    if identityChecked { checkedIdentities.append((changes.count - 1, modelChecked)) }
   }
 
   /// Marks versions as exported in `segment`.

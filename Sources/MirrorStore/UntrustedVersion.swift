@@ -66,9 +66,10 @@ extension MirrorStore {
   ///
   /// A version this process saved since the last check, whose hash and id it computed from
   /// that snapshot or checked against it (``MirrorTransaction/write(_:author:at:)``,
-  /// ``MirrorTransaction/merge(_:identityChecked:)``), and that the content still holds as
-  /// it was saved, has only its record checked against its model: hashing it again would
-  /// compute what this run computed from the same bytes. Every other version, including one
+  /// ``MirrorTransaction/merge(_:identityChecked:modelChecked:)``), and that the content still
+  /// holds as it was saved, has only its record checked against its model (and not even that
+  /// when the save checked it: an import's): hashing it again would compute what this run
+  /// computed from the same bytes. Every other version, including one
   /// the content read from the file since, is checked whole. Each call starts the record of
   /// such versions afresh.
   public func verify(_ versions: some Sequence<MirrorVersion>) throws(UntrustedVersion) {
@@ -90,16 +91,18 @@ extension MirrorStore {
   }
 
   /// Notes the versions at `indexes` of `changes`, as saved (see ``checkedIdentities``).
-  func noteCheckedIdentities(_ indexes: [Int], in changes: [MirrorChange]) {
+  func noteCheckedIdentities(
+    _ indexes: [(index: Int, modelChecked: Bool)], in changes: [MirrorChange]
+  ) {
     checkedIdentities.withLock { checked in
       // Room for exactly these when nothing waits (a pass's one save), else twice as much.
       let needed = checked.count + indexes.count
       if checked.capacity < needed {
         checked.reserveCapacity(checked.isEmpty ? needed : max(needed, 2 * checked.count))
       }
-      for index in indexes {
+      for (index, modelChecked) in indexes {
         guard case .addVersion(let version, _) = changes[index] else { continue }
-        checked.append(version)
+        checked.append((version, modelChecked))
       }
     }
   }
@@ -110,17 +113,18 @@ extension MirrorStore {
 public struct VersionCheck: Sendable {
   /// The mirror file, for the error.
   private let path: String
-  /// The versions this process saved with an identity it computed or checked, as saved.
-  private let saved: [MirrorVersion]
+  /// The versions this process saved with an identity it computed or checked, as saved, and
+  /// whether it checked their records against their models too.
+  private let saved: [(version: MirrorVersion, modelChecked: Bool)]
   /// Where each of ``saved`` is, by its id's hash value (a version whose id shares another's
   /// hash value is not found, and is checked whole).
   private let positions: [Int: Int]
 
-  init(path: String, saved: [MirrorVersion]) {
+  init(path: String, saved: [(version: MirrorVersion, modelChecked: Bool)]) {
     self.path = path
     self.saved = saved
     var positions = [Int: Int](minimumCapacity: saved.count)
-    for (index, version) in saved.enumerated() { positions[version.id.hashValue] = index }
+    for (index, entry) in saved.enumerated() { positions[entry.version.id.hashValue] = index }
     self.positions = positions
   }
 
@@ -129,9 +133,13 @@ public struct VersionCheck: Sendable {
   /// - Throws: ``UntrustedVersion`` for the first that cannot be trusted.
   public func verify(_ versions: some Sequence<MirrorVersion>) throws(UntrustedVersion) {
     let versions = Array(versions)
-    let untrusted = Parallel.firstProblem(count: versions.count) { index in
+    let untrusted = Parallel.firstProblem(count: versions.count) { index -> String? in
       let version = versions[index]
-      return isSaved(version) ? version.modelProblem : version.integrityProblem
+      switch saved(version) {
+      case true?: return nil
+      case false?: return version.modelProblem
+      case nil: return version.integrityProblem
+      }
     }
     if let (index, problem) = untrusted {
       let version = versions[index]
@@ -140,9 +148,12 @@ public struct VersionCheck: Sendable {
   }
 
   /// Whether the content holds `version` exactly as this process saved it (compared whole:
-  /// one read again from the file with other bytes is not).
-  private func isSaved(_ version: MirrorVersion) -> Bool {
-    guard let index = positions[version.id.hashValue] else { return false }
-    return saved[index] == version
+  /// one read again from the file with other bytes is not), and if so whether its record was
+  /// checked against its model then; `nil` when it was not saved so.
+  private func saved(_ version: MirrorVersion) -> Bool? {
+    guard let index = positions[version.id.hashValue], saved[index].version == version else {
+      return nil
+    }
+    return saved[index].modelChecked
   }
 }

@@ -101,4 +101,19 @@ struct CountedThing: CodableRecord, Equatable {
       #expect(derived == 0, "the mirror's write derived \(derived) ids for \(Self.count) records")
     }
   }
+
+  /// An arriving record is checked against its model when its segment is read and when the
+  /// local store saves it (every save checks what it writes); the pass's check of the
+  /// versions its decisions read no longer checks it a third time.
+  @Test func thePassDoesNotCheckAnArrivingRecordAgainstItsModelAgain() throws {
+    try withTemporaryFolder { root in
+      let pair = try pairWithRecords(root)
+      _ = try pair.open("a").sync()
+      let (report, checks) = try validationCensus.counting(CountedThing.model) {
+        try pair.open("b").sync()
+      }
+      #expect(report.appliedLocally == Self.count)
+      #expect(checks == 2 * Self.count, "\(checks) checks for \(Self.count) records")
+    }
+  }
 }
