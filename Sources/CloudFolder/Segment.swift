@@ -322,6 +322,13 @@ extension Segment {
     let format = Int(header.version)
     let decoded = Parallel.map(count: bodyLines.count) {
       index -> Result<MirrorVersion, SegmentProblem> in
+      // The line as its writer writes it, read straight from its bytes; anything else (and
+      // every error) through its tree (issue 26, item 5).
+      if let version = bodyLines[index].withUnsafeBytes({
+        MirrorVersion.read(line: $0, schemas: schemas, format: format)
+      }) {
+        return .success(version)
+      }
       guard case .object(let object)? = try? JSONParser.parse(Array(bodyLines[index])) else {
         return .failure(SegmentProblem("line \(index + 2) is not a JSON object"))
       }

@@ -17,8 +17,13 @@ struct StreamedReplay<Content: LogContent> {
   /// How many parsed lines are decoded together: enough for every core to take a chunk.
   static var batchSize: Int { max(2048, 1024 * Parallel.processorCount) }
 
-  /// Parsed lines not decoded yet.
-  private var parsed: [Operation] = []
+  /// Lines not decoded yet, in order: parsed ones, and those already read straight from their
+  /// bytes (``LogContent/change(fromBytes:line:)``).
+  private var parsed: [Pending] = []
+  private enum Pending: Sendable {
+    case parsed(Operation)
+    case decoded(Content.Change, LineSpan)
+  }
   /// One decoded change and where its line is.
   private typealias Decoded = (change: Result<Content.Change, ModelError>, span: LineSpan)
   /// The transaction's changes so far, in line order, a batch per array: each batch is freed
@@ -31,8 +36,25 @@ struct StreamedReplay<Content: LogContent> {
 
   /// Takes one operation line of the transaction being read (it may never commit).
   mutating func add(_ operation: Operation, decoder: Content) {
-    parsed.append(operation)
+    parsed.append(.parsed(operation))
     if parsed.count >= Self.batchSize { decodeParsed(with: decoder) }
+  }
+
+  /// Takes one operation of the transaction being read that was read straight from its
+  /// bytes (it may never commit).
+  mutating func add(_ change: Content.Change, at span: LineSpan, decoder: Content) {
+    parsed.append(.decoded(change, span))
+    if parsed.count >= Self.batchSize { decodeParsed(with: decoder) }
+  }
+
+  /// Reads the operation at `bytes` straight from them and takes it, when the content can
+  /// (``LogContent/change(fromBytes:line:)``); `false` when the line must be parsed.
+  mutating func addDirect(
+    _ bytes: UnsafeRawBufferPointer, at span: LineSpan, decoder: Content
+  ) -> Bool {
+    guard let change = decoder.change(fromBytes: bytes, line: span.line) else { return false }
+    add(change, at: span, decoder: decoder)
+    return true
   }
 
   /// Applies the transaction read since the last commit to `content`, in order: the first
@@ -60,11 +82,22 @@ struct StreamedReplay<Content: LogContent> {
     guard !parsed.isEmpty else { return }
     let operations = parsed
     parsed.removeAll(keepingCapacity: true)
-    let changes = Parallel.map(count: operations.count) { index in
-      Result { () throws(ModelError) in
-        try decoder.change(from: operations[index].object, line: operations[index].line)
+    let hasParsed = operations.contains {
+      if case .parsed = $0 { return true }
+      return false
+    }
+    @Sendable func decode(_ index: Int) -> Decoded {
+      switch operations[index] {
+      case .decoded(let change, let span): return (.success(change), span)
+      case .parsed(let operation):
+        let change = Result { () throws(ModelError) in
+          try decoder.change(from: operation.object, line: operation.line)
+        }
+        return (change, operation.span)
       }
     }
-    decoded.append(zip(changes, operations).map { ($0, $1.span) })
+    decoded.append(
+      hasParsed
+        ? Parallel.map(count: operations.count, decode) : operations.indices.map(decode))
   }
 }
