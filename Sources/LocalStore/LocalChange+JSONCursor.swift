@@ -19,7 +19,7 @@ extension LocalChange {
     if cursor.take(#"{"put":{"row":"#) {
       guard let row = cursor.integer(), RowID.isValid(row), cursor.take(#","model":"#),
         let model = cursor.string(), !model.isEmpty, cursor.take(#","id":"#),
-        let idText = cursor.string(), let id = RecordID(idText), cursor.take(#","hash":"#),
+        let id = cursor.recordID(), cursor.take(#","hash":"#),
         let hash = cursor.digest(), cursor.take(#","fields":"#),
         let schema = try? schemas.schema(for: model),
         let record = Record.read(fieldsFrom: &cursor, schema: schema, id: id),
@@ -28,7 +28,7 @@ extension LocalChange {
       return .putRow(RowID(row), record, SnapshotHash(digest: hash))
     }
     guard cursor.take(#"{"checkpoint":{"model":"#), let model = cursor.string(), !model.isEmpty,
-      cursor.take(#","id":"#), let idText = cursor.string(), let id = RecordID(idText),
+      cursor.take(#","id":"#), let id = cursor.recordID(),
       cursor.take(#","hash":"#), let hash = cursor.digest(), cursor.take(#","tombstone":"#),
       let isTombstone = cursor.bool()
     else { return nil }

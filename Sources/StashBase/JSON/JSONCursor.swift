@@ -133,6 +133,20 @@ package struct JSONCursor: ~Copyable {
     return number
   }
 
+  /// Reads a string literal of exactly `count` bytes between its quotes into what `read`
+  /// makes of those bytes (unchecked), or `nil` (the cursor then stays). Only for a `read`
+  /// that accepts nothing but plain ASCII (no escape, no control character), which the
+  /// parser reads as those very characters.
+  package mutating func quoted<T>(count: Int, _ read: (UnsafeRawBufferPointer) -> T?) -> T? {
+    let start = scanner.index
+    guard scanner.end - start >= count + 2, scanner.byte(start) == UInt8(ascii: "\""),
+      scanner.byte(start + count + 1) == UInt8(ascii: "\""),
+      let value = read(UnsafeRawBufferPointer(start: scanner.base + start + 1, count: count))
+    else { return nil }
+    scanner.index = start + count + 2
+    return value
+  }
+
   /// Reads `true` or `false`.
   package mutating func bool() -> Bool? {
     if take("true") { return true }

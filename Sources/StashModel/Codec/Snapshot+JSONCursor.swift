@@ -16,8 +16,8 @@ extension Snapshot {
   ) -> Snapshot? {
     guard cursor.take(#"{"kind":"#) else { return nil }
     if cursor.take(#""record","model":"#) {
-      guard let model = cursor.string(), cursor.take(#","id":"#), let idText = cursor.string(),
-        let id = RecordID(idText), cursor.take(#","fields":"#),
+      guard let model = cursor.string(), cursor.take(#","id":"#), let id = cursor.recordID(),
+        cursor.take(#","fields":"#),
         let schema = try? schemas.schema(for: model),
         let record = Record.read(fieldsFrom: &cursor, schema: schema, id: id),
         cursor.take(byte: UInt8(ascii: "}"))
@@ -25,8 +25,8 @@ extension Snapshot {
       return .record(record)
     }
     guard cursor.take(#""tombstone","model":"#), let model = cursor.string(), !model.isEmpty,
-      cursor.take(#","id":"#), let idText = cursor.string(), let id = RecordID(idText),
-      cursor.take(#","deletedAt":"#), let seconds = cursor.scalar()?.exactDouble,
+      cursor.take(#","id":"#), let id = cursor.recordID(), cursor.take(#","deletedAt":"#),
+      let seconds = cursor.scalar()?.exactDouble,
       let deletedAt = Timestamp(secondsSince1970: seconds), cursor.take(#","deletedHash":"#),
       let deletedHash = cursor.digest(), cursor.take(byte: UInt8(ascii: "}"))
     else { return nil }
@@ -66,9 +66,35 @@ extension FieldValue {
   /// reference, a counter with moves), as the tree reads it and checked by the same
   /// ``FieldValue/init(json:type:field:)``; `nil` for anything else.
   static func read(from cursor: inout JSONCursor, type: FieldType, field: String) -> FieldValue? {
+    // The common types straight from their tokens, as ``FieldValue/init(json:type:field:)``
+    // reads them; a token of another kind answers `nil` there as it would be refused there.
+    switch type {
+    case .string: return cursor.string().map { .string($0) }
+    case .integer: return cursor.integer().map { .integer($0) }
+    case .bool: return cursor.bool().map { .bool($0) }
+    case .double: return cursor.scalar()?.exactDouble.map { .double($0) }
+    case .date:
+      return cursor.scalar()?.exactDouble.flatMap { Timestamp(secondsSince1970: $0) }.map {
+        .date($0)
+      }
+    case .reference:
+      if let id = cursor.recordID() { return .reference(id) }
+    case .optional(let wrapped):
+      if cursor.take("null") { return FieldValue.none }
+      return read(from: &cursor, type: wrapped, field: field)
+    default: break
+    }
     let json = cursor.next == UInt8(ascii: "{") ? cursor.smallObject() : cursor.scalar()
     guard let json else { return nil }
     return try? FieldValue(json: json, type: type, field: field)
+  }
+}
+
+extension JSONCursor {
+  /// Reads a record id written as its 36 lowercase characters (which the parser reads as that
+  /// text), or `nil` for any other string.
+  package mutating func recordID() -> RecordID? {
+    quoted(count: 36) { RecordID(utf8: $0) }
   }
 }
 
