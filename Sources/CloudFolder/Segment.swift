@@ -271,6 +271,21 @@ extension Segment {
     }
   }
 
+  /// `bytes.split(separator: 10, omittingEmptySubsequences: false)`, in one plain pass over
+  /// the bytes (the generic split cost about 5,000 instructions per version line).
+  static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+    var lines = [ArraySlice<UInt8>]()
+    var start = 0
+    bytes.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices where buffer[index] == 10 {
+        lines.append(bytes[start..<index])
+        start = index + 1
+      }
+    }
+    lines.append(bytes[start...])
+    return lines
+  }
+
   /// Reads and classifies a segment file's bytes.
   ///
   /// - Parameters:
@@ -296,7 +311,7 @@ extension Segment {
     if keyring != nil, bytes.firstIndex(of: 10) != nil {
       return .damaged("it is not a sealed segment: its header line is missing or damaged")
     }
-    var lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
+    var lines = Self.lines(of: bytes)
     // The piece after the last newline: empty for a complete file, else a line still arriving.
     let partialTail = !lines.removeLast().isEmpty
     guard let first = lines.first else {

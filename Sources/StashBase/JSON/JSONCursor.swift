@@ -176,13 +176,13 @@ package struct JSONCursor: ~Copyable {
         value = value << 4 | UInt64(nibble)
       }
       switch word {
-      case 0: words.0 = value.bigEndian
-      case 1: words.1 = value.bigEndian
-      case 2: words.2 = value.bigEndian
-      default: words.3 = value.bigEndian
+      case 0: words.0 = value
+      case 1: words.1 = value
+      case 2: words.2 = value
+      default: words.3 = value
       }
     }
     scanner.index = start + 66
-    return withUnsafeBytes(of: &words) { SHA256Digest(bytes: $0) }
+    return SHA256Digest(words: words)
   }
 }
