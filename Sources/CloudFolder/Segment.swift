@@ -271,6 +271,21 @@ extension Segment {
     }
   }
 
+  /// `bytes.split(separator: 10, omittingEmptySubsequences: false)`, in one plain pass over
+  /// the bytes (the generic split cost about 5,000 instructions per version line).
+  static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+    var lines = [ArraySlice<UInt8>]()
+    var start = 0
+    bytes.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices where buffer[index] == 10 {
+        lines.append(bytes[start..<index])
+        start = index + 1
+      }
+    }
+    lines.append(bytes[start...])
+    return lines
+  }
+
   /// Reads and classifies a segment file's bytes.
   ///
   /// - Parameters:
@@ -296,7 +311,7 @@ extension Segment {
     if keyring != nil, bytes.firstIndex(of: 10) != nil {
       return .damaged("it is not a sealed segment: its header line is missing or damaged")
     }
-    var lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
+    var lines = Self.lines(of: bytes)
     // The piece after the last newline: empty for a complete file, else a line still arriving.
     let partialTail = !lines.removeLast().isEmpty
     guard let first = lines.first else {
@@ -322,6 +337,13 @@ extension Segment {
     let format = Int(header.version)
     let decoded = Parallel.map(count: bodyLines.count) {
       index -> Result<MirrorVersion, SegmentProblem> in
+      // The line as its writer writes it, read straight from its bytes; anything else (and
+      // every error) through its tree (issue 26, item 5).
+      if let version = bodyLines[index].withUnsafeBytes({
+        MirrorVersion.read(line: $0, schemas: schemas, format: format)
+      }) {
+        return .success(version)
+      }
       guard case .object(let object)? = try? JSONParser.parse(Array(bodyLines[index])) else {
         return .failure(SegmentProblem("line \(index + 2) is not a JSON object"))
       }

@@ -126,6 +126,7 @@ extension LocalChange {
     switch entry.key {
     case "put":
       let key = try RecordKey(json: body)
+      lineTreeCensus.note(key.model)
       guard case .integer(let row)? = body["row"],
         case .string(let hashText)? = body["hash"], let hash = SnapshotHash(hex: hashText),
         case .object(let fields)? = body["fields"]
@@ -146,6 +147,7 @@ extension LocalChange {
     case "untombstone":
       self = .removeTombstone(try RecordKey(json: body))
     case "checkpoint":
+      if case .string(let model)? = body["model"] { lineTreeCensus.note(model) }
       guard case .string(let hashText)? = body["hash"], let hash = SnapshotHash(hex: hashText),
         case .bool(let isTombstone)? = body["tombstone"]
       else { throw ModelError("A 'checkpoint' needs a 'hash' and 'tombstone'") }

@@ -295,6 +295,10 @@ extension LocalContent: LogContent {
     try LocalChange(json: operation, schemas: schemas, line: line)
   }
 
+  public func change(fromBytes operation: UnsafeRawBufferPointer, line: Int) -> LocalChange? {
+    LocalChange.read(operation: operation, schemas: schemas)
+  }
+
   public static func operation(for change: LocalChange) -> JSONObject { change.json }
 
   public static func appendOperation(for change: LocalChange, to bytes: inout [UInt8]) {

@@ -336,7 +336,16 @@ extension MirrorContent: LogContent {
   }
 
   public func change(from operation: JSONObject) throws(ModelError) -> MirrorChange {
-    let change = try MirrorChange(json: operation, schemas: schemas)
+    shared(try MirrorChange(json: operation, schemas: schemas))
+  }
+
+  public func change(fromBytes operation: UnsafeRawBufferPointer, line: Int) -> MirrorChange? {
+    MirrorChange.read(operation: operation, schemas: schemas).map(shared)
+  }
+
+  /// The change with its record's values shared with the records already read (see
+  /// ``RecordSharing``).
+  private func shared(_ change: MirrorChange) -> MirrorChange {
     guard let sharing, case .addVersion(var version, let pending) = change,
       case .record(let record) = version.snapshot
     else { return change }

@@ -79,6 +79,7 @@ extension MirrorVersion {
       throw ModelError("Version '\(id.short)' names itself as a parent")
     }
     let snapshot = try Snapshot(json: snapshotJSON, schemas: schemas)
+    lineTreeCensus.note(snapshot.key.model)
     if verifying {
       let actual = snapshot.hash
       guard actual == hash else {

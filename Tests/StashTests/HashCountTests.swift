@@ -116,4 +116,29 @@ struct CountedThing: CodableRecord, Equatable {
       #expect(checks == 2 * Self.count, "\(checks) checks for \(Self.count) records")
     }
   }
+
+  /// The version lines (the segment's and the mirror's) and the local store's row and
+  /// checkpoint lines are read straight from their bytes (issue 26, item 5): neither a first
+  /// sync nor a second device's import parses a JSON tree for any of them.
+  @Test func aFirstSyncAndAnImportParseNoLineTree() throws {
+    try withTemporaryFolder { root in
+      let pair = try pairWithRecords(root)
+      let (first, firstTrees) = try lineTreeCensus.counting(CountedThing.model) {
+        try pair.open("a").sync()
+      }
+      #expect(first.versionsExported == Self.count)
+      #expect(firstTrees == 0, "\(firstTrees) line trees for \(Self.count) records")
+      let (second, secondTrees) = try lineTreeCensus.counting(CountedThing.model) {
+        try pair.open("b").sync()
+      }
+      #expect(second.appliedLocally == Self.count)
+      #expect(secondTrees == 0, "\(secondTrees) line trees for \(Self.count) records")
+      // Reopening both devices reads every line again, still without a tree.
+      let (_, reopenTrees) = try lineTreeCensus.counting(CountedThing.model) {
+        _ = try pair.open("a").sync()
+        _ = try pair.open("b").sync()
+      }
+      #expect(reopenTrees == 0, "\(reopenTrees) line trees for \(Self.count) records")
+    }
+  }
 }

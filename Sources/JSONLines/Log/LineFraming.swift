@@ -64,6 +64,14 @@ enum LineFraming {
   /// - Returns: The parsed object, or why the line is not valid.
   static func decode(_ line: UnsafeRawBufferPointer) -> Result<JSONObject, LineProblem> {
     if let problem = checksumProblem(line) { return .failure(problem) }
+    return parse(line)
+  }
+
+  /// Parses a line whose checksum holds.
+  ///
+  /// - Parameter line: The line's bytes without its newline.
+  /// - Returns: The parsed object, or why the line is not valid.
+  static func parse(_ line: UnsafeRawBufferPointer) -> Result<JSONObject, LineProblem> {
     do {
       guard case .object(let object) = try JSONParser.parse(line) else {
         return .failure(.malformed("it is not a JSON object"))
@@ -72,6 +80,36 @@ enum LineFraming {
     } catch {
       return .failure(.malformed("its JSON does not parse: \(error.reason)"))
     }
+  }
+
+  /// The transaction number and the `op` object's bytes of an operation line framed exactly
+  /// as ``appendLine(to:_:)`` frames a save's (`{"crc":"…","tx":7,"op":{…}}`), or `nil`. The
+  /// bytes are not checked to be JSON: the caller reads them whole, or parses the line.
+  ///
+  /// - Parameter line: The line's bytes without its newline (its checksum already checked).
+  static func operationFrame(
+    _ line: UnsafeRawBufferPointer
+  ) -> (sequence: Int64, operation: UnsafeRawBufferPointer)? {
+    let tx = #""tx":"#.utf8
+    var index = prefixLength
+    guard line.count > index + tx.count, line[index...].starts(with: tx) else { return nil }
+    index += tx.count
+    // A plain positive integer, as the writer writes it (at most 18 digits: no overflow).
+    let first = index
+    var sequence: Int64 = 0
+    while index < line.count, index - first < 18 {
+      let digit = line[index] &- UInt8(ascii: "0")
+      guard digit < 10 else { break }
+      sequence = sequence * 10 + Int64(digit)
+      index += 1
+    }
+    guard index > first, line[first] != UInt8(ascii: "0") else { return nil }
+    let op = #","op":"#.utf8
+    guard line.count > index + op.count, line[index...].starts(with: op),
+      line[line.count - 1] == UInt8(ascii: "}")
+    else { return nil }
+    index += op.count
+    return (sequence, UnsafeRawBufferPointer(rebasing: line[index..<(line.count - 1)]))
   }
 
   /// Why a line's checksum prefix is malformed or does not match the bytes after it; `nil`

@@ -115,13 +115,19 @@ extension Log {
   /// `commit` is called when the line that commits them is read. A transaction of any size
   /// is then held in whatever form the caller keeps, never as parsed lines.
   ///
+  /// `direct` is offered each operation line of the transaction being read whose frame is
+  /// exactly the writer's, with the bytes of its `op` object, before the line is parsed: it
+  /// answers `true` when it read and kept the whole operation (which is then not handed to
+  /// `operation`), `false` to have the line parsed as usual (issue 26, item 5).
+  ///
   /// - Throws: ``LogError``.
   public static func open(
     at path: String, format: String, supportedVersion: Int, recoverTail: Bool,
     fileSystem: any FileSystem = POSIXFileSystem(),
     header readHeader: (LogHeader) throws(LogError) -> Void = { _ in },
     operation: (Operation) throws(LogError) -> Void,
-    commit: (Int64) throws(LogError) -> Void
+    commit: (Int64) throws(LogError) -> Void,
+    direct: (UnsafeRawBufferPointer, LineSpan) -> Bool = { _, _ in false }
   ) throws(LogError) -> (log: Log, tail: TailReport?) {
     let descriptor: FileDescriptor
     do {
@@ -156,6 +162,8 @@ extension Log {
         try operation(line)
       } commit: { (sequence) throws(LogError) in
         try commit(sequence)
+      } direct: { bytes, span in
+        direct(bytes, span)
       }
       guard let header = scanner.header else {
         throw LogError.damaged(
@@ -199,14 +207,16 @@ extension Log {
   }
 
   /// ``catchUp(recoverTail:apply:)``, handing out each operation line as soon as it is read
-  /// and each commit, as ``open(at:format:supportedVersion:recoverTail:fileSystem:header:operation:commit:)``
+  /// and each commit (and offering it to `direct` first), as
+  /// ``open(at:format:supportedVersion:recoverTail:fileSystem:header:operation:commit:direct:)``
   /// does.
   ///
   /// - Returns: Whether anything changed, or that the file must be opened again.
   /// - Throws: ``LogError``; ``LogError/missing(_:)`` when the file was removed.
   public func catchUp(
     recoverTail: Bool, operation: (Operation) throws(LogError) -> Void,
-    commit: (Int64) throws(LogError) -> Void
+    commit: (Int64) throws(LogError) -> Void,
+    direct: (UnsafeRawBufferPointer, LineSpan) -> Bool = { _, _ in false }
   ) throws(LogError) -> CatchUpResult {
     let onDisk: FileIdentity?
     do { onDisk = try fileSystem.identity(atPath: path) } catch { throw .io(error) }
@@ -224,6 +234,8 @@ extension Log {
       (sequence) throws(LogError) in
       count += 1
       try commit(sequence)
+    } direct: { bytes, span in
+      direct(bytes, span)
     }
     committedEnd = scanner.committedEnd
     lastSequence = scanner.lastSequence

@@ -102,11 +102,14 @@ struct Scanner {
   /// lines; `commit` is called when the commit line that closes those operations is read. The
   /// operations handed out since the last commit belong to a transaction that may never
   /// commit (a tail): the caller drops them when the scan ends without their commit.
+  /// `direct` is offered an operation line's `op` bytes before the line is parsed (see
+  /// ``Log/open(at:format:supportedVersion:recoverTail:fileSystem:header:operation:commit:direct:)``).
   mutating func scan(
     _ descriptor: FileDescriptor, fileSystem: any FileSystem,
     header readHeader: (LogHeader) throws(LogError) -> Void = { _ in },
     operation: (Operation) throws(LogError) -> Void,
-    commit: (Int64) throws(LogError) -> Void
+    commit: (Int64) throws(LogError) -> Void,
+    direct: (UnsafeRawBufferPointer, LineSpan) -> Bool = { _, _ in false }
   ) throws(LogError) {
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     var carried = 0  // bytes at the buffer's front: the start of a line not yet complete
@@ -161,7 +164,7 @@ struct Scanner {
       }
       let consumed = try lines(
         of: buffer, upTo: filled, at: offset, endOfFile: count == 0,
-        operation: operation, commit: commit, header: readHeader)
+        operation: operation, commit: commit, header: readHeader, direct: direct)
       if count == 0 {
         finish(fileSize: offset + Int64(filled))
         return
@@ -205,7 +208,8 @@ struct Scanner {
     of bytes: [UInt8], upTo filled: Int, at offset: Int64, endOfFile: Bool,
     operation: (Operation) throws(LogError) -> Void,
     commit: (Int64) throws(LogError) -> Void,
-    header readHeader: (LogHeader) throws(LogError) -> Void
+    header readHeader: (LogHeader) throws(LogError) -> Void,
+    direct: (UnsafeRawBufferPointer, LineSpan) -> Bool
   ) throws(LogError) -> Int {
     var failure: LogError?
     let consumed = bytes.withUnsafeBytes { whole in
@@ -216,14 +220,14 @@ struct Scanner {
           try line(
             UnsafeRawBufferPointer(rebasing: raw[start..<newline]), at: offset + Int64(start),
             terminated: true, operation: operation, commit: commit,
-            header: readHeader)
+            header: readHeader, direct: direct)
           start = newline + 1
         }
         if endOfFile && start < raw.count {
           try line(
             UnsafeRawBufferPointer(rebasing: raw[start...]), at: offset + Int64(start),
             terminated: false, operation: operation, commit: commit,
-            header: readHeader)
+            header: readHeader, direct: direct)
           start = raw.count
         }
       } catch {
@@ -260,7 +264,8 @@ struct Scanner {
     _ bytes: UnsafeRawBufferPointer, at offset: Int64, terminated: Bool,
     operation: (Operation) throws(LogError) -> Void,
     commit: (Int64) throws(LogError) -> Void,
-    header readHeader: (LogHeader) throws(LogError) -> Void
+    header readHeader: (LogHeader) throws(LogError) -> Void,
+    direct: (UnsafeRawBufferPointer, LineSpan) -> Bool
   ) throws(LogError) {
     lineNumber += 1
     try refuseAfterClosing()
@@ -268,8 +273,24 @@ struct Scanner {
       markBad(LineFraming.tooLongReason, complete: terminated)
       return
     }
+    // An operation line of the transaction being read, in the exact frame the writer gives
+    // it, whose operation the reader takes straight from its bytes: no tree (issue 26, item
+    // 5). Taken only where the parsed line would be handed out, and only when the reader
+    // read the whole operation (so the line is valid JSON); anything else is parsed below.
+    var checked = false
+    if terminated, firstBad == nil, !expectsHeader, LineFraming.checksumProblem(bytes) == nil {
+      checked = true
+      if let (sequence, body) = LineFraming.operationFrame(bytes),
+        sequence == pendingSequence ?? lastSequence + 1,
+        direct(body, LineSpan(offset: offset, length: bytes.count, line: lineNumber))
+      {
+        pendingSequence = sequence
+        pendingCount += 1
+        return
+      }
+    }
     let object: JSONObject
-    switch LineFraming.decode(bytes) {
+    switch checked ? LineFraming.parse(bytes) : LineFraming.decode(bytes) {
     case .success(let value) where terminated: object = value
     case .success(let value):
       // A whole line without its newline: a write that stopped one byte short, or a changed
@@ -370,20 +391,5 @@ struct Scanner {
 
   private mutating func markBad(_ reason: String, complete: Bool = true) {
     if firstBad == nil { firstBad = (lineNumber, reason, complete) }
-  }
-}
-
-/// The operation lines a scan handed out since the last commit, gathered into the transaction
-/// the next commit closes (for readers that want each transaction whole).
-struct GatheredTransaction {
-  private var operations: [Operation] = []
-
-  /// Keeps one operation line of the transaction being read.
-  mutating func add(_ operation: Operation) { operations.append(operation) }
-
-  /// The transaction `sequence`, made of the lines kept since the last call.
-  mutating func take(_ sequence: Int64) -> Transaction {
-    defer { operations.removeAll(keepingCapacity: true) }
-    return Transaction(sequence: sequence, operations: operations)
   }
 }

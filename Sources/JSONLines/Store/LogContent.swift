@@ -40,6 +40,14 @@ public protocol LogContent: Sendable {
   /// - Throws: ``ModelError`` saying what is wrong; the store reports it with the line number.
   func change(from operation: JSONObject, line: Int) throws(ModelError) -> Change
 
+  /// Reads one operation straight from its bytes (the line's `op` object), when it has the
+  /// exact form this content's writer gives its hot changes (one per record: a row, a
+  /// version), without parsing a JSON tree (issue 26, item 5). Answers `nil` for anything
+  /// else, and the line is then parsed and read by ``change(from:line:)``; where it answers,
+  /// the change must be the one ``change(from:line:)`` reads from the same bytes. By default,
+  /// `nil`.
+  func change(fromBytes operation: UnsafeRawBufferPointer, line: Int) -> Change?
+
   /// The operation line of a change.
   static func operation(for change: Change) -> JSONObject
 
@@ -96,4 +104,6 @@ extension LogContent {
   public func change(from operation: JSONObject, line: Int) throws(ModelError) -> Change {
     try change(from: operation)
   }
+
+  public func change(fromBytes operation: UnsafeRawBufferPointer, line: Int) -> Change? { nil }
 }

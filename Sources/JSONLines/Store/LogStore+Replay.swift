@@ -17,10 +17,14 @@ struct StreamedReplay<Content: LogContent> {
   /// How many parsed lines are decoded together: enough for every core to take a chunk.
   static var batchSize: Int { max(2048, 1024 * Parallel.processorCount) }
 
-  /// Parsed lines not decoded yet.
-  private var parsed: [Operation] = []
   /// One decoded change and where its line is.
   private typealias Decoded = (change: Result<Content.Change, ModelError>, span: LineSpan)
+  /// The batch being gathered, in line order: the changes read straight from their bytes
+  /// (``LogContent/change(fromBytes:line:)``), and a placeholder for each parsed line, which
+  /// ``decodeParsed(with:)`` replaces with its change.
+  private var current: [Decoded] = []
+  /// The parsed lines of ``current`` not decoded yet, and their places in it.
+  private var parsed: [(index: Int, operation: Operation)] = []
   /// The transaction's changes so far, in line order, a batch per array: each batch is freed
   /// as soon as it is applied, so a transaction as large as the store is never held whole
   /// beside the content it builds.
@@ -31,8 +35,26 @@ struct StreamedReplay<Content: LogContent> {
 
   /// Takes one operation line of the transaction being read (it may never commit).
   mutating func add(_ operation: Operation, decoder: Content) {
-    parsed.append(operation)
-    if parsed.count >= Self.batchSize { decodeParsed(with: decoder) }
+    parsed.append((current.count, operation))
+    current.append((.failure(notDecodedYet), operation.span))
+    if current.count >= Self.batchSize { finishBatch(with: decoder) }
+  }
+
+  /// Takes one operation of the transaction being read that was read straight from its
+  /// bytes (it may never commit).
+  mutating func add(_ change: Content.Change, at span: LineSpan, decoder: Content) {
+    current.append((.success(change), span))
+    if current.count >= Self.batchSize { finishBatch(with: decoder) }
+  }
+
+  /// Reads the operation at `bytes` straight from them and takes it, when the content can
+  /// (``LogContent/change(fromBytes:line:)``); `false` when the line must be parsed.
+  mutating func addDirect(
+    _ bytes: UnsafeRawBufferPointer, at span: LineSpan, decoder: Content
+  ) -> Bool {
+    guard let change = decoder.change(fromBytes: bytes, line: span.line) else { return false }
+    add(change, at: span, decoder: decoder)
+    return true
   }
 
   /// Applies the transaction read since the last commit to `content`, in order: the first
@@ -40,7 +62,7 @@ struct StreamedReplay<Content: LogContent> {
   ///
   /// - Throws: ``LogError/damaged(path:line:reason:)``.
   mutating func commit(into content: inout Content, path: String) throws(LogError) {
-    decodeParsed(with: content)
+    finishBatch(with: content)
     var batches: [[Decoded]] = []
     swap(&batches, &decoded)
     for index in batches.indices {
@@ -56,15 +78,27 @@ struct StreamedReplay<Content: LogContent> {
     }
   }
 
+  /// Decodes the batch's parsed lines (on every core) and sets the batch aside.
+  private mutating func finishBatch(with decoder: Content) {
+    guard !current.isEmpty else { return }
+    decodeParsed(with: decoder)
+    decoded.append(current)
+    current = []
+  }
+
   private mutating func decodeParsed(with decoder: Content) {
     guard !parsed.isEmpty else { return }
     let operations = parsed
     parsed.removeAll(keepingCapacity: true)
     let changes = Parallel.map(count: operations.count) { index in
       Result { () throws(ModelError) in
-        try decoder.change(from: operations[index].object, line: operations[index].line)
+        try decoder.change(
+          from: operations[index].operation.object, line: operations[index].operation.line)
       }
     }
-    decoded.append(zip(changes, operations).map { ($0, $1.span) })
+    for (change, entry) in zip(changes, operations) { current[entry.index].change = change }
   }
 }
+
+/// What a parsed line's place in a batch holds until it is decoded.
+private let notDecodedYet = ModelError("not decoded yet")

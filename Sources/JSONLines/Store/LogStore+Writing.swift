@@ -279,6 +279,8 @@ extension LogStore {
       replay.add(operation, decoder: content)
     } commit: { (_) throws(LogError) in
       try replay.commit(into: &content, path: path)
+    } direct: { bytes, span in
+      replay.addDirect(bytes, at: span, decoder: content)
     }
     switch result {
     case .current:

@@ -223,6 +223,8 @@ public final class LogStore<Content: LogContent>: Sendable {
       replay.add(operation, decoder: content!)
     } commit: { (_) throws(LogError) in
       try replay.commit(into: &content!, path: path)
+    } direct: { bytes, span in
+      replay.addDirect(bytes, at: span, decoder: content!)
     }
     return (log, content!, tail)
   }

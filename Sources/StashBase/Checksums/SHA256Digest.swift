@@ -54,6 +54,12 @@ public struct SHA256Digest: Hashable, Comparable, Sendable, CustomStringConverti
     (word0, word1, word2, word3) = parsed
   }
 
+  /// Makes a digest from its four words, each eight bytes big-endian (the first byte highest):
+  /// what a reader that decoded its hex text already holds (``JSONCursor/digest()``).
+  package init(words: (UInt64, UInt64, UInt64, UInt64)) {
+    (word0, word1, word2, word3) = words
+  }
+
   /// Makes a digest from its 32 bytes.
   ///
   /// The bytes are taken in the collection's order, as `bytes` returns them.

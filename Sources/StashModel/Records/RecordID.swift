@@ -132,35 +132,50 @@ public struct RecordID: Hashable, Comparable, Sendable, CustomStringConvertible 
   /// Whether `text` is a lowercase UUID (also used for store and device ids).
   static func isCanonical(_ text: String) -> Bool { parse(text) != nil }
 
+  /// Accepts only the canonical lowercase form, given as its UTF-8 bytes (a store line's, read
+  /// without making a string first).
+  ///
+  /// - Parameter utf8: The 36 bytes of a candidate.
+  /// - Returns: `nil` when the bytes are not a lowercase UUID.
+  package init?(utf8: UnsafeRawBufferPointer) {
+    guard utf8.count == 36,
+      let (high, low) = RecordID.parse(utf8.assumingMemoryBound(to: UInt8.self))
+    else { return nil }
+    self.high = high
+    self.low = low
+  }
+
   /// The two words of a lowercase UUID, or `nil`.
   private static func parse(_ text: String) -> (UInt64, UInt64)? {
     guard text.utf8.count == 36 else { return nil }
     var text = text
-    return text.withUTF8 { utf8 -> (UInt64, UInt64)? in
-      var words: (UInt64, UInt64) = (0, 0)
-      var nibbles = 0
-      for index in 0..<36 {
-        let byte = utf8[index]
-        if index == 8 || index == 13 || index == 18 || index == 23 {
-          guard byte == UInt8(ascii: "-") else { return nil }
-          continue
-        }
-        let value: UInt8
-        if byte &- UInt8(ascii: "0") < 10 {
-          value = byte &- UInt8(ascii: "0")
-        } else if byte &- UInt8(ascii: "a") < 6 {
-          value = byte &- UInt8(ascii: "a") &+ 10
-        } else {
-          return nil
-        }
-        if nibbles < 16 {
-          words.0 = words.0 << 4 | UInt64(value)
-        } else {
-          words.1 = words.1 << 4 | UInt64(value)
-        }
-        nibbles += 1
+    return text.withUTF8 { parse($0) }
+  }
+
+  private static func parse(_ utf8: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
+    var words: (UInt64, UInt64) = (0, 0)
+    var nibbles = 0
+    for index in 0..<36 {
+      let byte = utf8[index]
+      if index == 8 || index == 13 || index == 18 || index == 23 {
+        guard byte == UInt8(ascii: "-") else { return nil }
+        continue
       }
-      return words
+      let value: UInt8
+      if byte &- UInt8(ascii: "0") < 10 {
+        value = byte &- UInt8(ascii: "0")
+      } else if byte &- UInt8(ascii: "a") < 6 {
+        value = byte &- UInt8(ascii: "a") &+ 10
+      } else {
+        return nil
+      }
+      if nibbles < 16 {
+        words.0 = words.0 << 4 | UInt64(value)
+      } else {
+        words.1 = words.1 << 4 | UInt64(value)
+      }
+      nibbles += 1
     }
+    return words
   }
 }

@@ -1,0 +1,106 @@
+package import StashBase
+
+/// Snapshots and records read straight from the bytes their direct writers write
+/// (``Snapshot/appendJSON(to:)``, ``Record/appendFieldsJSON(to:)``), without a JSON tree
+/// (issue 26, item 5: a second device's import and every store open read one per record).
+///
+/// Each reader accepts only that exact form (members in the written order, no whitespace) and
+/// answers `nil` for anything else, a record its schema refuses included: the caller then
+/// reads the line through its tree (``Snapshot/init(json:schemas:)``), whose value or error is
+/// the answer. Values are read by the parser's own scanners and checked by the same
+/// ``FieldValue/init(json:type:field:)``, so what a reader accepts equals what the tree gives.
+extension Snapshot {
+  /// Reads the snapshot at `cursor` (`{"kind":…}`), or `nil`.
+  package static func read(
+    from cursor: inout JSONCursor, schemas: SchemaRegistry
+  ) -> Snapshot? {
+    guard cursor.take(#"{"kind":"#) else { return nil }
+    if cursor.take(#""record","model":"#) {
+      guard let model = cursor.string(), cursor.take(#","id":"#), let id = cursor.recordID(),
+        cursor.take(#","fields":"#),
+        let schema = try? schemas.schema(for: model),
+        let record = Record.read(fieldsFrom: &cursor, schema: schema, id: id),
+        cursor.take(byte: UInt8(ascii: "}"))
+      else { return nil }
+      return .record(record)
+    }
+    guard cursor.take(#""tombstone","model":"#), let model = cursor.string(), !model.isEmpty,
+      cursor.take(#","id":"#), let id = cursor.recordID(), cursor.take(#","deletedAt":"#),
+      let seconds = cursor.scalar()?.exactDouble,
+      let deletedAt = Timestamp(secondsSince1970: seconds), cursor.take(#","deletedHash":"#),
+      let deletedHash = cursor.digest(), cursor.take(byte: UInt8(ascii: "}"))
+    else { return nil }
+    return .tombstone(
+      Tombstone(
+        model: model, id: id, deletedAt: deletedAt, deletedHash: SnapshotHash(digest: deletedHash)
+      ))
+  }
+}
+
+extension Record {
+  /// Reads the fields object at `cursor`, every field of `schema` in its order, or `nil`.
+  package static func read(
+    fieldsFrom cursor: inout JSONCursor, schema: Schema, id: RecordID
+  ) -> Record? {
+    guard cursor.take(byte: UInt8(ascii: "{")) else { return nil }
+    let fields = schema.fields
+    var values = [FieldValue]()
+    values.reserveCapacity(fields.count)
+    for index in fields.indices {
+      if index > 0 {
+        guard cursor.take(byte: UInt8(ascii: ",")) else { return nil }
+      }
+      guard cursor.take(schema.fieldKeys[index]),
+        let value = FieldValue.read(
+          from: &cursor, type: fields[index].type, field: fields[index].name)
+      else { return nil }
+      values.append(value)
+    }
+    guard cursor.take(byte: UInt8(ascii: "}")) else { return nil }
+    return try? Record(schema: schema, id: id, values: values)
+  }
+}
+
+extension FieldValue {
+  /// Reads one value of `type` at `cursor`: a scalar, or a small object (a photo's
+  /// reference, a counter with moves), as the tree reads it and checked by the same
+  /// ``FieldValue/init(json:type:field:)``; `nil` for anything else.
+  static func read(from cursor: inout JSONCursor, type: FieldType, field: String) -> FieldValue? {
+    // The common types straight from their tokens, as ``FieldValue/init(json:type:field:)``
+    // reads them; a token of another kind answers `nil` there as it would be refused there.
+    switch type {
+    case .string: return cursor.string().map { .string($0) }
+    case .integer: return cursor.integer().map { .integer($0) }
+    case .bool: return cursor.bool().map { .bool($0) }
+    case .double: return cursor.scalar()?.exactDouble.map { .double($0) }
+    case .date:
+      return cursor.scalar()?.exactDouble.flatMap { Timestamp(secondsSince1970: $0) }.map {
+        .date($0)
+      }
+    case .reference:
+      if let id = cursor.recordID() { return .reference(id) }
+    case .optional(let wrapped):
+      if cursor.take("null") { return FieldValue.none }
+      return read(from: &cursor, type: wrapped, field: field)
+    default: break
+    }
+    let json = cursor.next == UInt8(ascii: "{") ? cursor.smallObject() : cursor.scalar()
+    guard let json else { return nil }
+    return try? FieldValue(json: json, type: type, field: field)
+  }
+}
+
+extension JSONCursor {
+  /// Reads a record id written as its 36 lowercase characters (which the parser reads as that
+  /// text), or `nil` for any other string.
+  package mutating func recordID() -> RecordID? {
+    quoted(count: 36) { RecordID(utf8: $0) }
+  }
+}
+
+/// How many version and row lines were read through a JSON tree, by model, while a test
+/// watched (``Census``): the lines a store or a segment holds one per record are read
+/// straight from their bytes, and a test proves that a first sync and a second device's
+/// import parse no tree for them (issue 26, item 5). Use a model no other test uses at the
+/// same time.
+package let lineTreeCensus = Census()
