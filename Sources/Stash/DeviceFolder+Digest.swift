@@ -140,7 +140,7 @@ extension DeviceFolder {
     }
     // A digest built from a section keeps its clean buckets summarized and cannot be
     // written: write the one computed from every entry.
-    return InventoryDigest(entries).sectionBytes()
+    return InventoryDigest.sectionBytes(of: entries)
   }
 
   /// Each record's state on this device: its row (the first in row order when an id has
