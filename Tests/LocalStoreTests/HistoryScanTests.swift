@@ -24,15 +24,19 @@ import Testing
   /// No index is ever written (the store stays below its rows).
   static let never = LocalStore.IndexPolicy(minimumRows: 1 << 30)
 
+  /// A store in `folder` with 300 items saved in one transaction, and no index.
+  static func saveItems(in folder: URL) throws {
+    _ = try open(folder, never)
+    try open(folder, never).update("the items") { _, transaction in
+      for number in 0..<300 {
+        try transaction.insert(SyncFocusTests.record(SyncFocusTests.key(number), "Tube \(number)"))
+      }
+    }
+  }
+
   @Test func aFirstIndexOfLiveRowsOnlyDoesNotSearchTheFile() throws {
     try withTemporaryFolder { folder in
-      _ = try Self.open(folder, Self.never)
-      try Self.open(folder, Self.never).update("the items") { _, transaction in
-        for number in 0..<300 {
-          try transaction.insert(
-            SyncFocusTests.record(SyncFocusTests.key(number), "Tube \(number)"))
-        }
-      }
+      try Self.saveItems(in: folder)
       let files = CountingFileSystem()
       let store = try LocalStore.open(
         folder: folder.path, schemas: InventorySchemas.registry,
@@ -64,14 +68,8 @@ import Testing
 
   @Test func aFirstIndexDecodesOnlyTheLinesNoLiveRowHolds() throws {
     try withTemporaryFolder { folder in
-      _ = try Self.open(folder, Self.never)
+      try Self.saveItems(in: folder)
       let writer = try Self.open(folder, Self.never)
-      try writer.update("the items") { _, transaction in
-        for number in 0..<300 {
-          try transaction.insert(
-            SyncFocusTests.record(SyncFocusTests.key(number), "Tube \(number)"))
-        }
-      }
       // 50 rows edited (their first put lines are no longer current), 10 deleted (a
       // tombstone and a removal each, and their put lines no longer current).
       try writer.update("edits and deletions") { content, transaction in
@@ -116,13 +114,7 @@ import Testing
   /// decoded.
   @Test func theKnownLinesAreTabledOnlyWhenAPutFollowsTheIndex() throws {
     try withTemporaryFolder { folder in
-      _ = try Self.open(folder, Self.never)
-      try Self.open(folder, Self.never).update("the items") { _, transaction in
-        for number in 0..<300 {
-          try transaction.insert(
-            SyncFocusTests.record(SyncFocusTests.key(number), "Tube \(number)"))
-        }
-      }
+      try Self.saveItems(in: folder)
       let store = try Self.open(folder, DeferredIndexTests.eager)
       store.maintainIndex()
       #expect(FileManager.default.fileExists(atPath: store.indexPath))

@@ -21,27 +21,10 @@ import Testing
     return LocalContent(header: header, context: schemas)
   }
 
-  /// Whether the direct reader took `operation`; records an issue when it answers something
-  /// the tree does not.
+  /// Whether the direct reader took `operation` (see ``DirectReadLines/check(_:_:_:)``).
   @discardableResult
   static func check(_ operation: [UInt8], _ content: LocalContent, _ note: String) -> Bool {
-    let direct = operation.withUnsafeBytes { content.change(fromBytes: $0, line: 9) }
-    guard let direct else { return false }
-    let tree = Result { () throws -> LocalChange in
-      guard case .object(let object) = try JSONParser.parse(operation) else {
-        throw ModelError("not an object")
-      }
-      return try content.change(from: object, line: 9)
-    }
-    switch tree {
-    case .success(let change):
-      #expect(change == direct, "\(note): \(String(decoding: operation, as: UTF8.self))")
-    case .failure(let error):
-      Issue.record(
-        "\(note): the tree refuses (\(error)) what the direct reader reads: \(String(decoding: operation, as: UTF8.self))"
-      )
-    }
-    return true
+    DirectReadLines.check(operation, content, note)
   }
 
   static func randomChanges(_ random: inout SeededRandom) -> [LocalChange] {

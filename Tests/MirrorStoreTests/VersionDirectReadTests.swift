@@ -54,27 +54,11 @@ import Testing
     return true
   }
 
-  /// Whether the direct reader took the mirror's operation; records an issue when it answers
-  /// something the tree does not.
+  /// Whether the direct reader took the mirror's operation (see
+  /// ``DirectReadLines/check(_:_:_:)``).
   @discardableResult
   static func checkOperation(_ operation: [UInt8], _ note: String) -> Bool {
-    let direct = operation.withUnsafeBytes { content.change(fromBytes: $0, line: 9) }
-    guard let direct else { return false }
-    let tree = Result { () throws -> MirrorChange in
-      guard case .object(let object) = try JSONParser.parse(operation) else {
-        throw ModelError("not an object")
-      }
-      return try content.change(from: object, line: 9)
-    }
-    switch tree {
-    case .success(let change):
-      #expect(change == direct, "\(note): \(String(decoding: operation, as: UTF8.self))")
-    case .failure(let error):
-      Issue.record(
-        "\(note): the tree refuses (\(error)) what the direct reader reads: \(String(decoding: operation, as: UTF8.self))"
-      )
-    }
-    return true
+    DirectReadLines.check(operation, content, note)
   }
 
   static func randomVersion(_ random: inout SeededRandom) -> MirrorVersion {

@@ -1,6 +1,8 @@
 public import Foundation
+public import JSONLines
 import StashBase
 public import StashModel
+import Testing
 
 /// Records and damaged lines for the tests of the direct readers (issue 26, item 5), which
 /// read a store's or a segment's hot lines straight from their bytes and must either give up
@@ -191,5 +193,32 @@ public enum DirectReadLines {
       if url.lastPathComponent.hasSuffix(suffix) { found.append(url) }
     }
     return found.sorted { $0.path < $1.path }
+  }
+}
+
+extension DirectReadLines {
+  /// Whether `content`'s direct reader took `operation` (an operation line's object, as its
+  /// bytes); records an issue when it answers something the tree does not.
+  @discardableResult
+  public static func check<Content: LogContent>(
+    _ operation: [UInt8], _ content: Content, _ note: String
+  ) -> Bool where Content.Change: Equatable {
+    let direct = operation.withUnsafeBytes { content.change(fromBytes: $0, line: 9) }
+    guard let direct else { return false }
+    let tree = Result { () throws -> Content.Change in
+      guard case .object(let object) = try JSONParser.parse(operation) else {
+        throw ModelError("not an object")
+      }
+      return try content.change(from: object, line: 9)
+    }
+    switch tree {
+    case .success(let change):
+      #expect(change == direct, "\(note): \(String(decoding: operation, as: UTF8.self))")
+    case .failure(let error):
+      Issue.record(
+        "\(note): the tree refuses (\(error)) what the direct reader reads: \(String(decoding: operation, as: UTF8.self))"
+      )
+    }
+    return true
   }
 }
