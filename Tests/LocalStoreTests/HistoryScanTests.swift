@@ -118,11 +118,10 @@ import Testing
       let store = try Self.open(folder, DeferredIndexTests.eager)
       store.maintainIndex()
       #expect(FileManager.default.fileExists(atPath: store.indexPath))
-      let device = SyncFocusTests.device.rawValue
       let path = folder.path + "/" + LocalStore.fileName
       let (_, scans) = try historyCensus.counting(path + " scans") {
-        let (_, tables) = try knownPutsCensus.counting(device + " table") {
-          let (_, made) = try knownPutsCensus.counting(device) {
+        let (_, tables) = try knownPutsCensus.counting(path + " table") {
+          let (_, made) = try knownPutsCensus.counting(path) {
             try store.update("the checkpoints") { content, transaction in
               for number in 0..<300 {
                 let key = SyncFocusTests.key(number)
@@ -139,7 +138,7 @@ import Testing
       // Nor are the checkpoint lines searched: the index this store wrote lists every line
       // the section needs, and none was applied since.
       #expect(scans == 0)
-      let (_, putTables) = try knownPutsCensus.counting(device + " table") {
+      let (_, putTables) = try knownPutsCensus.counting(path + " table") {
         let (_, decoded) = try historyCensus.counting(path) {
           try store.update("an edit") { content, transaction in
             let key = SyncFocusTests.key(7)

@@ -22,11 +22,11 @@ import Testing
 
   @Test func aSyncThroughItsSealAndAnExaminationHandOverTheFoldersTheyOpen() throws {
     try withTemporaryFolder { root in
-      let pair = try CodablePair(root, schemas: [CountedThing.schema])
+      let pair = try CodablePair(root, schemas: [UncountedThing.schema])
       func save(_ name: String) throws {
         try pair.open("a").write { tx in
           try tx.save(
-            CountedThing(
+            UncountedThing(
               id: RecordID.make(), name: name, note: nil,
               updatedAt: Date(timeIntervalSince1970: 1_764_441_600)))
         }
@@ -35,7 +35,7 @@ import Testing
       _ = try pair.open("a").sync()  // writes the seal
       try save("two")  // a sync with something to send opens the folder (through its index)
       let home = root.appendingPathComponent("a").path
-      let registry = try SchemaRegistry([CountedThing.schema])
+      let registry = try SchemaRegistry([UncountedThing.schema])
       let seen = Seen()
       _ = try SyncFolder.sync(at: home, registry: registry, options: seen.options(.init()))
       #expect(!seen.homes.withLock { $0 }.isEmpty)

@@ -18,10 +18,10 @@ import Testing
 
   @Test func aMirrorOpenedBesideTheLocalStoreSharesTheRecordsTheyHoldEqual() throws {
     try withTemporaryFolder { root in
-      let pair = try CodablePair(root, schemas: [CountedThing.schema])
+      let pair = try CodablePair(root, schemas: [UncountedThing.schema])
       let when = Date(timeIntervalSince1970: 1_764_441_600)
       let things = (0..<40).map { index in
-        CountedThing(
+        UncountedThing(
           id: RecordID(String(format: "00000000-0000-4000-8000-%012d", index))!,
           name: "thing \(index)", note: "note \(index)", updatedAt: when)
       }
@@ -39,7 +39,7 @@ import Testing
       #expect(mirror.isComplete)
       var shared = 0
       for thing in things {
-        let key = RecordKey(model: CountedThing.model, id: thing.id)
+        let key = RecordKey(model: UncountedThing.model, id: thing.id)
         let row = try #require(local.row(for: key)?.record)
         let leaf = try #require(mirror.side(for: key).winner?.snapshot.record)
         if row == leaf {

@@ -16,18 +16,22 @@ extension HistoryScan {
     private typealias Entry = (span: LineSpan, row: Int64, key: LocalIndex.HistoryKey)
     /// The content whose live rows' lines these are; `nil` when its lines are not known.
     private let content: LocalContent?
+    /// The store file's path, which keys ``knownPutsCensus``.
+    private let path: String
     /// The lines by offset, built from ``content`` on first use.
-    private lazy var byOffset: [Int64: Entry] = Self.table(of: content)
+    private lazy var byOffset: [Int64: Entry] = Self.table(of: content, path: path)
 
-    /// The current lines of `content`'s live rows (none when its lines are not known).
-    init(content: LocalContent) {
+    /// The current lines of `content`'s live rows (none when its lines are not known), read
+    /// from the store file at `path`.
+    init(content: LocalContent, path: String) {
       self.content = content.linesAreKnown ? content : nil
-      knownPutsCensus.note(content.deviceID.rawValue)
+      self.path = path
+      knownPutsCensus.note(path)
     }
 
-    private static func table(of content: LocalContent?) -> [Int64: Entry] {
+    private static func table(of content: LocalContent?, path: String) -> [Int64: Entry] {
       guard let content else { return [:] }
-      knownPutsCensus.note(content.deviceID.rawValue + " table")
+      knownPutsCensus.note(path + " table")
       var byOffset = [Int64: Entry]()
       byOffset.reserveCapacity(content.rowLines.count)
       for (row, span) in content.rowLines {
@@ -69,6 +73,7 @@ extension HistoryScan {
 /// item 5). The key of the store file's path and `" scans"` counts the scans of its lines.
 package let historyCensus = Census()
 
-/// How many ``HistoryScan/KnownPuts`` were made (key: the store's device id) and how many
-/// built their table (key: the device id and `" table"`), while a test watched (``Census``).
+/// How many ``HistoryScan/KnownPuts`` were made (key: the store file's path) and how many
+/// built their table (key: the path and `" table"`), while a test watched (``Census``). The
+/// key is the path, not the device id, because tests running at once share device ids.
 package let knownPutsCensus = Census()

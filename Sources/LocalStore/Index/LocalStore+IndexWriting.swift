@@ -57,7 +57,7 @@ extension LocalStore {
         log: log, content: content, settingsLine: settingsLine, digest: digest,
         history: LocalStore.wholeHistory(
           log: log, at: indexPath, fileSystem: file.fileSystemForRepairs,
-          known: HistoryScan.KnownPuts(content: content),
+          known: HistoryScan.KnownPuts(content: content, path: log.path),
           unchangedSince: known.historyLines == content.historyLines ? known.end : nil)
       ).map(IndexBuild.whole)
     }
