@@ -21,10 +21,13 @@ import Testing
     return LocalContent(header: header, context: schemas)
   }
 
-  /// Whether the direct reader took `operation` (see ``DirectReadLines/check(_:_:_:)``).
+  /// Whether the direct reader took `operation`; records an issue when it answers something
+  /// the tree does not (see ``DirectReadLines/compare(_:_:_:)``).
   @discardableResult
   static func check(_ operation: [UInt8], _ content: LocalContent, _ note: String) -> Bool {
-    DirectReadLines.check(operation, content, note)
+    let comparison = DirectReadLines.compare(operation, content, note)
+    if let problem = comparison.problem { Issue.record(Comment(rawValue: problem)) }
+    return comparison.taken
   }
 
   static func randomChanges(_ random: inout SeededRandom) -> [LocalChange] {

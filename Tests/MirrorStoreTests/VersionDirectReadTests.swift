@@ -54,11 +54,13 @@ import Testing
     return true
   }
 
-  /// Whether the direct reader took the mirror's operation (see
-  /// ``DirectReadLines/check(_:_:_:)``).
+  /// Whether the direct reader took the mirror's operation; records an issue when it answers
+  /// something the tree does not (see ``DirectReadLines/compare(_:_:_:)``).
   @discardableResult
   static func checkOperation(_ operation: [UInt8], _ note: String) -> Bool {
-    DirectReadLines.check(operation, content, note)
+    let comparison = DirectReadLines.compare(operation, content, note)
+    if let problem = comparison.problem { Issue.record(Comment(rawValue: problem)) }
+    return comparison.taken
   }
 
   static func randomVersion(_ random: inout SeededRandom) -> MirrorVersion {

@@ -2,7 +2,6 @@ public import Foundation
 public import JSONLines
 import StashBase
 public import StashModel
-import Testing
 
 /// Records and damaged lines for the tests of the direct readers (issue 26, item 5), which
 /// read a store's or a segment's hot lines straight from their bytes and must either give up
@@ -197,28 +196,42 @@ public enum DirectReadLines {
 }
 
 extension DirectReadLines {
-  /// Whether `content`'s direct reader took `operation` (an operation line's object, as its
-  /// bytes); records an issue when it answers something the tree does not.
-  @discardableResult
-  public static func check<Content: LogContent>(
+  /// What `content`'s direct reader answered for an operation line, against the tree.
+  public enum Comparison: Equatable {
+    /// The direct reader gave up (`nil`): the tree reads the line.
+    case declined
+    /// The direct reader gave what the tree gives.
+    case agrees
+    /// The direct reader answered something the tree does not: the problem, for the test to
+    /// record (this target is built in release too, where `Testing` is not).
+    case disagrees(String)
+
+    /// Whether the direct reader took the line.
+    public var taken: Bool { self != .declined }
+    /// What it answered that the tree does not, if anything.
+    public var problem: String? {
+      guard case .disagrees(let problem) = self else { return nil }
+      return problem
+    }
+  }
+
+  /// How `content`'s direct reader answers `operation` (an operation line's object, as its
+  /// bytes), against the tree.
+  public static func compare<Content: LogContent>(
     _ operation: [UInt8], _ content: Content, _ note: String
-  ) -> Bool where Content.Change: Equatable {
+  ) -> Comparison where Content.Change: Equatable {
     let direct = operation.withUnsafeBytes { content.change(fromBytes: $0, line: 9) }
-    guard let direct else { return false }
-    let tree = Result { () throws -> Content.Change in
+    guard let direct else { return .declined }
+    let text = String(decoding: operation, as: UTF8.self)
+    do {
       guard case .object(let object) = try JSONParser.parse(operation) else {
         throw ModelError("not an object")
       }
-      return try content.change(from: object, line: 9)
+      let change = try content.change(from: object, line: 9)
+      return change == direct ? .agrees : .disagrees("\(note): \(change) != \(direct): \(text)")
+    } catch {
+      return .disagrees(
+        "\(note): the tree refuses (\(error)) what the direct reader reads: \(text)")
     }
-    switch tree {
-    case .success(let change):
-      #expect(change == direct, "\(note): \(String(decoding: operation, as: UTF8.self))")
-    case .failure(let error):
-      Issue.record(
-        "\(note): the tree refuses (\(error)) what the direct reader reads: \(String(decoding: operation, as: UTF8.self))"
-      )
-    }
-    return true
   }
 }
