@@ -86,7 +86,12 @@ public struct DerivedFile: Hashable, Sendable {
 
   /// The bytes of a file of this kind derived from `source`, with the kind's `head` and
   /// `body`.
-  public func encode(source: Source, head: [UInt8], body: [UInt8]) -> [UInt8] {
+  ///
+  /// The body becomes the file's bytes in place: what goes before it is inserted at its
+  /// start, so that a body with room for it (``prefixLength(bodyLength:source:head:)`` more
+  /// than its length reserved) is never copied. A large store's index is tens of megabytes,
+  /// and it was held three times over while it was written (issue 26, item 4).
+  public func encode(source: Source, head: [UInt8], body: consuming [UInt8]) -> [UInt8] {
     var whole = ByteWriter()
     whole.integer(UInt64(body.count))
     let blocks = (body.count + Self.blockSize - 1) / Self.blockSize
@@ -101,15 +106,24 @@ public struct DerivedFile: Hashable, Sendable {
     }
     whole.source(source)
     whole.output += head
-    var out = ByteWriter()
-    out.output.reserveCapacity(fixedLength + whole.output.count + body.count)
-    out.output = magic
-    out.integer(version)
-    out.integer(UInt64(whole.output.count))
-    out.integer(CRC32.checksum(whole.output))
-    out.output += whole.output
-    out.output += body
-    return out.output
+    var prefix = ByteWriter()
+    prefix.output.reserveCapacity(fixedLength + whole.output.count)
+    prefix.output = magic
+    prefix.integer(version)
+    prefix.integer(UInt64(whole.output.count))
+    prefix.integer(CRC32.checksum(whole.output))
+    prefix.output += whole.output
+    body.insert(contentsOf: prefix.output, at: 0)
+    return body
+  }
+
+  /// At most how many bytes ``encode(source:head:body:)`` puts before a body of `bodyLength`
+  /// bytes with this `head` (what a body built to be encoded reserves beyond its own length).
+  public func prefixLength(bodyLength: Int, source: Source, head: Int) -> Int {
+    var sourceBytes = ByteWriter()
+    sourceBytes.source(source)
+    let blocks = (bodyLength + Self.blockSize - 1) / Self.blockSize
+    return fixedLength + 16 + blocks * 4 + sourceBytes.output.count + head
   }
 
   /// Writes `bytes` at `path` (a temporary file renamed over it, without fsync: a torn file

@@ -17,10 +17,20 @@ extension LocalIndex {
     /// How many of them are open conflicts.
     private var conflicts = 0
 
-    init(capacity: Int) {
-      entries.output.reserveCapacity(capacity * 96)
+    /// A builder for about `capacity` row entries, reserving `bytes` for the whole file (its
+    /// entries, tables and sections, and what ``LocalIndex/encoded(body:)`` puts before
+    /// them): the entries are then never copied into a larger buffer, nor into the file's
+    /// bytes (a reservation too small is grown, one copy). What is reserved and never written
+    /// costs no memory the system gives the process.
+    init(capacity: Int, reserving bytes: Int? = nil) {
+      entries.output.reserveCapacity(bytes ?? capacity * 96)
       ids.reserveCapacity(capacity)
     }
+
+    /// At most how many bytes an entry of `content` takes (its row or keyed entry, and its
+    /// slots in the tables), for ``init(capacity:reserving:)``: an entry holds its kind, row,
+    /// span, model, id (a UUID's 36 characters, or up to 255 bytes), names and fields.
+    static let bytesPerEntry = 256
 
     /// Adds an entry; `false` when the index would pass the 4 GiB its offsets can name.
     mutating func append(_ entry: Entry) -> Bool {
@@ -36,15 +46,17 @@ extension LocalIndex {
     /// digest section `digest` carries forward, the status section `status` (empty: none; one carried forward must describe the file at
     /// `prefix`, ``StatusSection``) and the field table's `declaration`
     /// (``LocalIndex/declaration(of:)``); `nil` when the entries are malformed.
-    func encoded(
+    mutating func encoded(
       storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
       settingsLine: LineSpan, bindingLine: LineSpan?, history: HistorySection?,
       status: [UInt8] = [], digest: [UInt8], declaration: UInt32
     ) -> [UInt8]? {
-      var body = entries
+      // The entries' buffer becomes the body, then the file: no copy of it is made.
+      var body = ByteWriter()
+      swap(&body, &entries)
       typealias Slot = (offset: UInt32, number: UInt8)
       typealias Sorted = (ids: [UInt32], names: [Slot], keyed: [UInt32], fields: [Slot])
-      let sorted: Sorted? = entries.output.withUnsafeBytes { raw in
+      let sorted: Sorted? = body.output.withUnsafeBytes { raw in
         var found = [EncodedKeys]()
         found.reserveCapacity(ids.count + keyed.count)
         for offset in ids + keyed {
@@ -87,11 +99,17 @@ extension LocalIndex {
       guard let sorted else { return nil }
       // The body's size is known: reserved once, it is not grown by doubling (an index of a
       // large store is tens of megabytes, built beside a sync's other work).
+      let entriesLength = body.output.count
+      let bodyLength =
+        entriesLength + (sorted.ids.count + sorted.keyed.count) * LocalIndex.idSlot
+        + sorted.names.count * LocalIndex.nameSlot + sorted.fields.count * LocalIndex.fieldSlot
+        + (history.map { $0.records.count + $0.offsets.count * LocalIndex.idSlot } ?? 0)
+        + status.count + digest.count
       body.output.reserveCapacity(
-        entries.output.count + (sorted.ids.count + sorted.keyed.count) * LocalIndex.idSlot
-          + sorted.names.count * LocalIndex.nameSlot + sorted.fields.count * LocalIndex.fieldSlot
-          + (history.map { $0.records.count + $0.offsets.count * LocalIndex.idSlot } ?? 0)
-          + status.count + digest.count)
+        bodyLength
+          + LocalIndex.kind.prefixLength(
+            bodyLength: bodyLength, source: .store(id: storeID, prefix: prefix),
+            head: LocalIndex.headLength))
       for offset in sorted.ids { body.integer(offset) }
       for slot in sorted.names {
         body.integer(slot.offset)
@@ -111,12 +129,14 @@ extension LocalIndex {
       let index = LocalIndex(
         storeID: storeID, prefix: prefix, nextRow: nextRow, liveChanges: liveChanges,
         settingsLine: settingsLine, bindingLine: bindingLine, entryCount: ids.count,
-        entriesLength: entries.output.count, nameCount: sorted.names.count,
+        entriesLength: entriesLength, nameCount: sorted.names.count,
         keyedCount: keyed.count, digestLength: digest.count, fieldCount: sorted.fields.count,
         declaration: declaration, openConflicts: conflicts, statusLength: status.count,
         hasHistory: history != nil, historyCount: history?.offsets.count ?? 0,
         historyLength: history?.records.count ?? 0)
-      return index.encoded(body: body.output)
+      var bytes = [UInt8]()
+      swap(&bytes, &body.output)
+      return index.encoded(body: consume bytes)
     }
   }
 }

@@ -269,8 +269,13 @@ struct LocalIndex: Sendable {
     return head.output
   }
 
-  /// The file's bytes for this head and `body`.
-  func encoded(body: [UInt8]) -> [UInt8] {
+  /// At most how many bytes ``encodedHead()`` writes (nine integers, two spans, a flag and the
+  /// declaration, well within this), for a body that reserves room for what precedes it.
+  static let headLength = 256
+
+  /// The file's bytes for this head and `body` (the body's buffer, when it has room for
+  /// what precedes it: ``DerivedFile/encode(source:head:body:)``).
+  func encoded(body: consuming [UInt8]) -> [UInt8] {
     Self.kind.encode(
       source: .store(id: storeID, prefix: prefix), head: encodedHead(), body: body)
   }

@@ -329,7 +329,16 @@ struct WholeIndexInput: Sendable {
 
   /// The index's bytes; `nil` when an entry does not fit the format.
   func encoded() -> [UInt8]? {
-    var builder = LocalIndex.Builder(capacity: content.rows.count)
+    // Room for the whole file: the entries, their slots and the sections are written into
+    // one buffer, which becomes the file's bytes.
+    let entries =
+      content.rows.count + content.tombstones.count + content.checkpoints.count
+      + content.conflicts.count + content.diagnostics.count
+    let sections =
+      digest.count + (history.map { $0.records.count + $0.offsets.count * LocalIndex.idSlot } ?? 0)
+    var builder = LocalIndex.Builder(
+      capacity: content.rows.count,
+      reserving: entries * LocalIndex.Builder.bytesPerEntry + sections + 65_536)
     for stored in content.rows.values {
       guard let span = content.rowLines[stored.row],
         let entry = LocalStore.entry(for: stored, at: span), builder.append(entry)

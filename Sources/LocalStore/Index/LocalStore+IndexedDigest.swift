@@ -56,8 +56,18 @@ extension LocalStore {
     var index = reader.index
     index.statusLength = statusBytes.count
     index.digestLength = section.count
+    // One buffer, with room for what precedes the body: it becomes the file's bytes.
+    var bytes = body
+    let length = body.count + statusBytes.count + section.count
+    bytes.reserveCapacity(
+      length
+        + LocalIndex.kind.prefixLength(
+          bodyLength: length, source: .store(id: index.storeID, prefix: prefix),
+          head: LocalIndex.headLength))
+    bytes += statusBytes
+    bytes += section
     try? fileSystem.writeFileAtomically(
-      indexPath, index.encoded(body: body + statusBytes + section), durable: false)
+      indexPath, index.encoded(body: consume bytes), durable: false)
   }
 
   /// The digest section of the index at `path` when it is `storeID`'s; empty otherwise.
