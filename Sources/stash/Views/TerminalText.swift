@@ -1,3 +1,5 @@
+import StashBase
+
 /// Text made safe to print where a person reads it: nothing typed or stored can move the
 /// cursor, retitle the window, ring the bell, rewrite the line or reorder it.
 ///
@@ -26,8 +28,8 @@ enum TerminalText {
   static func neutralized(
     _ text: String, keepingLayout: Bool = false, keepingColour: Bool = false
   ) -> String {
+    guard UnsafeScalars.areIn(text) else { return text }
     let scalars = Array(text.unicodeScalars)
-    guard scalars.contains(where: isUnsafe) else { return text }
     var result = String.UnicodeScalarView()
     var index = 0
     while index < scalars.count {
@@ -59,7 +61,7 @@ enum TerminalText {
   /// reads back as the same value. (Outside strings JSON is plain ASCII, so every such scalar
   /// is inside one; our writer already escapes C0 controls.)
   static func neutralizedJSON(_ json: String) -> String {
-    guard json.unicodeScalars.contains(where: isUnsafe) else { return json }
+    guard UnsafeScalars.areIn(json) else { return json }
     var result = String.UnicodeScalarView()
     for scalar in json.unicodeScalars {
       if isUnsafe(scalar) {
@@ -75,10 +77,7 @@ enum TerminalText {
 
   /// Whether a terminal would act on `scalar`, or it reorders the text around it.
   static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
-    default: false
-    }
+    UnsafeScalars.contains(scalar)
   }
 
   private static func escaped(_ scalar: Unicode.Scalar) -> String {
