@@ -136,9 +136,7 @@ extension LocalStore {
           found[row] = stored
           continue
         }
-        guard let operation = log.operation(at: entry.span),
-          case .putRow(let id, let record, let hash)? = try? content.change(
-            from: operation, line: entry.span.line),
+        guard case .putRow(let id, let record, let hash)? = log.change(at: entry.span, in: content),
           id == row, Array(record.model.utf8) == entry.model,
           Array(record.id.rawValue.utf8) == entry.id
         else { return nil }

@@ -105,6 +105,35 @@ extension Log {
     return (sequence, operation)
   }
 
+  /// The change one committed line holds, for `content` to apply, read as an open reads it:
+  /// straight from its bytes when the line is framed exactly as the writer frames it and the
+  /// content reads its operation directly (``LogContent/change(fromBytes:line:)``), else from
+  /// its parsed operation (``operation(at:)``, ``LogContent/change(from:line:)``). `nil` when
+  /// the line is not an operation of the committed part, or its operation does not decode.
+  ///
+  /// What a listing, a lookup through an index and a focused open read of each line they
+  /// name: `list` and `export` parsed every row's line into a tree (issue 26, item 5).
+  public func change<Content: LogContent>(at span: LineSpan, in content: Content)
+    -> Content.Change?
+  {
+    guard span.offset + Int64(span.length) < committedEnd, let bytes = try? readLine(span) else {
+      return nil
+    }
+    return bytes.withUnsafeBytes { line -> Content.Change? in
+      guard LineFraming.checksumProblem(line) == nil else { return nil }
+      if let (sequence, body) = LineFraming.operationFrame(line), sequence >= 1,
+        sequence <= lastSequence, let change = content.change(fromBytes: body, line: span.line)
+      {
+        return change
+      }
+      guard case .success(let object) = LineFraming.parse(line),
+        case .integer(let sequence)? = object["tx"], sequence >= 1, sequence <= lastSequence,
+        case .object(let operation)? = object["op"]
+      else { return nil }
+      return try? content.change(from: operation, line: span.line)
+    }
+  }
+
   /// The operation a committed line's bytes hold (as ``lines(holdingAnyOf:after:_:)`` hands
   /// them over), its checksum and framing checked; `nil` when they are not an operation line.
   public func operation(inLine text: UnsafeRawBufferPointer) -> JSONObject? {

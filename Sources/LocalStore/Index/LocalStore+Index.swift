@@ -144,9 +144,7 @@ extension LocalStore {
     let index = reader.index
     var content = LocalContent(header: header, context: schemas)
     func load(_ span: LineSpan, expecting check: (LocalChange) -> Bool) -> Bool {
-      guard let operation = log.operation(at: span),
-        let change = try? content.change(from: operation, line: span.line), check(change)
-      else { return false }
+      guard let change = log.change(at: span, in: content), check(change) else { return false }
       content.apply(change, at: span)
       return true
     }

@@ -91,9 +91,7 @@ extension LocalStore {
     case .line(let line): span = line
     }
     let found: StoredRow?? = file.withLog { log, content -> StoredRow? in
-      guard let operation = log.operation(at: span),
-        case .putRow(let row, let record, let hash)? = try? content.change(
-          from: operation, line: span.line),
+      guard case .putRow(let row, let record, let hash)? = log.change(at: span, in: content),
         row == listed.row, record.id == listed.id
       else { return nil }
       return StoredRow(row: row, record: record, hash: hash)
