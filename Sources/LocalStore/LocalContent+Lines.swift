@@ -70,4 +70,46 @@ extension LocalContent {
     case .putRow, .removeRow, .damagedRow, .putSettings: break
     }
   }
+
+  /// Notes the line of history `change` (read from or written to `span`) makes earlier, or
+  /// is, besides the live rows' current lines (``earlierHistory``), as a scan of the file
+  /// would attribute it (``HistoryScan``): a put's replaced line and a removal's line to the
+  /// row's record, a tombstone's and a conflict's to theirs. Anything a scan would read
+  /// otherwise (a damaged row, a row put with another record's key) ends the tracking.
+  mutating func noteEarlierHistory(of change: LocalChange, at span: LineSpan) {
+    func key(_ key: RecordKey) -> LocalIndex.HistoryKey {
+      LocalIndex.HistoryKey(model: Array(key.model.utf8), id: key.id.utf8Bytes)
+    }
+    switch change {
+    case .putRow(let row, let record, _):
+      guard let old = rows[row] else { return }  // a new row: its line is a current one
+      guard old.record.key == record.key, let line = rowLines[row] else {
+        return stopTrackingHistory()
+      }
+      earlierHistory.append((line, key(record.key)))
+    case .removeRow(let row):
+      // A row this content never held: a scan leaves its removal unresolved, which the
+      // line count then shows (``HistoryScan/KnownPuts/areEveryLine``).
+      guard let old = rows[row] else { return }
+      guard let line = rowLines[row] else { return stopTrackingHistory() }
+      let removed = key(old.record.key)
+      earlierHistory.append((line, removed))
+      earlierHistory.append((span, removed))
+    case .damagedRow:
+      return stopTrackingHistory()
+    case .putTombstone(let tombstone):
+      earlierHistory.append((span, key(tombstone.key)))
+    case .putConflict(let conflict):
+      earlierHistory.append((span, key(conflict.key)))
+    default:
+      return
+    }
+    // Bounded by the store: past one such line a row, the file is searched instead.
+    if earlierHistory.count > rows.count + 1_024 { stopTrackingHistory() }
+  }
+
+  private mutating func stopTrackingHistory() {
+    historyIsTracked = false
+    earlierHistory = []
+  }
 }

@@ -82,6 +82,15 @@ public struct LocalContent: Sendable {
   /// the live rows' current lines, the section needs no search of the file
   /// (``HistoryScan/KnownPuts``).
   var historyLines = 0
+  /// The lines the history section lists that are not a live row's current line (a row's
+  /// earlier put, a removal, a tombstone, a conflict), each with its record, while
+  /// ``historyIsTracked``: with ``rowLines`` they are every such line of the file, so that an
+  /// index written from a whole content needs no search of the file for its section, even
+  /// when no index describes the file (copied, restored or rewritten; issue 26, item 5).
+  var earlierHistory: [(span: LineSpan, key: LocalIndex.HistoryKey)] = []
+  /// Whether ``earlierHistory`` holds every such line applied (not after a damaged row, a
+  /// row that changed record, or more such lines than rows: then the file is searched).
+  var historyIsTracked = true
   /// How many changes are live (what a compaction would write).
   public var liveChangeCount: Int {
     rows.count + tombstones.count + checkpoints.count + conflicts.count + diagnostics.count
@@ -114,6 +123,8 @@ public struct LocalContent: Sendable {
     if !isComplete, case .removeRow(let row) = change, let key = rows[row]?.record.key {
       removedKeysSinceIndex[row] = key
     }
+    // Before the change is applied: it reads the row a put replaces or a removal removes.
+    if linesAreKnown, isComplete, historyIsTracked { noteEarlierHistory(of: change, at: span) }
     applyChange(change)
     guard linesAreKnown else { return }
     switch change {
@@ -144,6 +155,8 @@ public struct LocalContent: Sendable {
     linesAreKnown = false
     rowLines.removeAll()
     keyedLines = KeyedLines()
+    earlierHistory = []
+    historyIsTracked = false
   }
 
   /// Makes room in the row tables for the new rows of a saved transaction before it is

@@ -43,20 +43,27 @@ extension HistoryScan {
       return byOffset
     }
 
-    /// Whether these are every line of the file the history section lists: the content
-    /// applied no other put, removal, tombstone or conflict (``LocalContent/historyLines``),
-    /// as after an import or a second device's first sync, so no search of the file is needed.
+    /// Whether these lines and the content's earlier ones (``LocalContent/earlierHistory``)
+    /// are every line of the file the history section lists: every put, removal, tombstone
+    /// and conflict the content applied (``LocalContent/historyLines``) is one of them, so no
+    /// search of the file is needed.
     var areEveryLine: Bool {
-      guard let content, content.isComplete, content.damagedRows.isEmpty else { return false }
-      return byOffset.count == content.rowLines.count && content.historyLines == byOffset.count
+      guard let content, content.isComplete, content.damagedRows.isEmpty,
+        content.historyIsTracked
+      else { return false }
+      return byOffset.count == content.rowLines.count
+        && content.historyLines == byOffset.count + content.earlierHistory.count
     }
 
-    /// The scan of the whole file these lines are when they are every line it would find
-    /// (``areEveryLine``); `nil` otherwise.
+    /// The scan of the whole file these lines and the content's earlier ones are, when they
+    /// are every line it would find (``areEveryLine``); `nil` otherwise.
     var wholeScan: HistoryScan? {
-      guard areEveryLine else { return nil }
+      guard areEveryLine, let content else { return nil }
       var scan = HistoryScan()
       for known in byOffset.values { scan.lines[known.key, default: []].append(known.span) }
+      for earlier in content.earlierHistory {
+        scan.lines[earlier.key, default: []].append(earlier.span)
+      }
       return scan
     }
 
