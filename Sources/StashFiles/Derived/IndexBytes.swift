@@ -9,8 +9,15 @@ public struct ByteWriter {
   public init() {}
 
   /// Appends a little-endian integer.
+  ///
+  /// Inlinable, so that each caller's integer type is known where it is written: through the
+  /// generic path, each integer of an index took about 135 instructions (a raw buffer's
+  /// append with its type looked up at run time), 1.8% of a first sync (issue 26, item 5).
+  @inlinable
   public mutating func integer<T: FixedWidthInteger>(_ value: T) {
-    withUnsafeBytes(of: value.littleEndian) { output.append(contentsOf: $0) }
+    for index in 0..<(T.bitWidth / 8) {
+      output.append(UInt8(truncatingIfNeeded: value >> (index * 8)))
+    }
   }
 
   /// Appends bytes after their length (one byte wide, or two): longer ones are cut.
