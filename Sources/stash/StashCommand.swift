@@ -23,6 +23,7 @@
 //   everything printed has its control and bidi characters escaped (TerminalText).
 import ArgumentParsing
 import Foundation
+import StashBase
 
 /// The `stash` executable: reads the raw command line, parses it, and runs the command's
 /// handler.
@@ -35,6 +36,8 @@ import Foundation
 @main
 enum StashCommand {
   static func main() {
+    // Before any thread: one malloc arena keeps a whole-store command's peak lower.
+    MallocArenas.limit(to: 1)
     if let problem = DescriptorHeadroom.problem() {
       Failure.printError(problem)
       exit(ExitStatus.refused)
