@@ -79,8 +79,8 @@ public struct LocalContent: Sendable {
   var removedKeysSinceIndex: [RowID: RecordKey] = [:]
   /// How many lines holding a row's put or removal, a tombstone or a conflict (the lines the
   /// index's history section lists) were applied with their spans: when these are exactly
-  /// the live rows' current lines, the section needs no search of the file
-  /// (``HistoryScan/KnownPuts``).
+  /// the live rows' current lines and ``earlierHistory``, the section needs no search of the
+  /// file (``HistoryScan/KnownPuts``).
   var historyLines = 0
   /// The lines the history section lists that are not a live row's current line (a row's
   /// earlier put, a removal, a tombstone, a conflict), each with its record, while

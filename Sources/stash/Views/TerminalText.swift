@@ -9,8 +9,9 @@ import StashBase
 /// kept in multi-line output), DEL, C1 controls (U+0080 to U+009F, among them the one-byte
 /// CSI), the line and paragraph separators U+2028 and U+2029, and the bidirectional
 /// embeddings, overrides and isolates U+202A to U+202E and U+2066 to U+2069 (the "Trojan
-/// Source" characters). Each is written as `\u{1B}`, so the culprit stays visible. Other text,
-/// emoji, combining marks and right-to-left scripts included, is printed as it is.
+/// Source" characters): ``UnsafeScalars``, the one definition of them. Each is written as
+/// `\u{1B}`, so the culprit stays visible. Other text, emoji, combining marks and
+/// right-to-left scripts included, is printed as it is.
 enum TerminalText {
   /// The colour sequences ``Output`` writes itself, kept when it colours.
   static let colourSequences: [[Unicode.Scalar]] = [
@@ -47,7 +48,7 @@ enum TerminalText {
         continue
       }
       let layout = scalar == "\n" || scalar == "\t"
-      if isUnsafe(scalar) && !(keepingLayout && layout) {
+      if UnsafeScalars.contains(scalar) && !(keepingLayout && layout) {
         result.append(contentsOf: escaped(scalar).unicodeScalars)
       } else {
         result.append(scalar)
@@ -64,7 +65,7 @@ enum TerminalText {
     guard UnsafeScalars.areIn(json) else { return json }
     var result = String.UnicodeScalarView()
     for scalar in json.unicodeScalars {
-      if isUnsafe(scalar) {
+      if UnsafeScalars.contains(scalar) {
         let hex = String(scalar.value, radix: 16, uppercase: true)
         result.append(
           contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
@@ -73,11 +74,6 @@ enum TerminalText {
       }
     }
     return String(result)
-  }
-
-  /// Whether a terminal would act on `scalar`, or it reorders the text around it.
-  static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-    UnsafeScalars.contains(scalar)
   }
 
   private static func escaped(_ scalar: Unicode.Scalar) -> String {
