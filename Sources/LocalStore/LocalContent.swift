@@ -20,8 +20,8 @@ public struct StoredRow: Hashable, Sendable {
 public struct LocalContent: Sendable {
   /// This device's identity (from the store's header).
   public let deviceID: DeviceID
-  /// Live rows by row id.
-  public private(set) var rows: [RowID: StoredRow] = [:]
+  /// Live rows by row id (in row order).
+  public private(set) var rows = RowMap<StoredRow>()
   /// Row ids by record key; more than one means a duplicate id.
   public private(set) var rowsByKey: [RecordKey: [RowID]] = [:]
   /// Local tombstones by key.
@@ -48,7 +48,7 @@ public struct LocalContent: Sendable {
   public private(set) var fieldIndex = FieldIndex()
   /// Where each live row's line is in the file, while that is known (``linesAreKnown``):
   /// what an index beside the store is built from.
-  public internal(set) var rowLines: [RowID: LineSpan] = [:]
+  public internal(set) var rowLines = RowMap<LineSpan>()
   /// Where the settings' line and the checkpoints' binding line are.
   public internal(set) var settingsLine: LineSpan?
   /// Where the line binding the checkpoints to a mirror is.
@@ -166,13 +166,17 @@ public struct LocalContent: Sendable {
   public mutating func reserveCapacity(forApplying changes: [LocalChange]) {
     guard changes.count >= 1_024 else { return }  // a small save: nothing worth it
     var added = 0
+    var last = nextRow
     for change in changes {
-      if case .putRow(let row, _, _) = change, row >= nextRow { added += 1 }
+      if case .putRow(let row, _, _) = change, row >= nextRow {
+        added += 1
+        last = max(last, row)
+      }
     }
     guard added >= 1_024 else { return }
-    rows.reserveCapacity(rows.count + added)
+    rows.reserveCapacity(adding: added, through: last)
     rowsByKey.reserveCapacity(rowsByKey.count + added)
-    if linesAreKnown { rowLines.reserveCapacity(rowLines.count + added) }
+    if linesAreKnown { rowLines.reserveCapacity(adding: added, through: last) }
   }
 
   private mutating func applyChange(_ change: LocalChange) {
@@ -252,7 +256,7 @@ public struct LocalContent: Sendable {
 
   /// The live records of a model, in row order.
   public func records(of model: String) -> [Record] {
-    rows.values.filter { $0.record.model == model }.sorted { $0.row < $1.row }.map(\.record)
+    rows.values.filter { $0.record.model == model }.map(\.record)  // in row order
   }
 
   /// Every key that has a row, a tombstone or a checkpoint.
@@ -275,7 +279,7 @@ public struct LocalContent: Sendable {
   /// The changes that rebuild exactly this content (what compaction writes).
   public var changesForCompaction: [LocalChange] {
     var changes: [LocalChange] = [.putSettings(settings), .bindCheckpoints(checkpointMirror)]
-    changes += rows.values.sorted { $0.row < $1.row }.map { .putRow($0.row, $0.record, $0.hash) }
+    changes += rows.values.map { .putRow($0.row, $0.record, $0.hash) }  // in row order
     changes += tombstones.values.sorted { $0.key < $1.key }.map { .putTombstone($0) }
     changes += checkpoints.sorted { $0.key < $1.key }.map { .putCheckpoint($0.key, $0.value) }
     changes += conflicts.values.sorted { $0.id < $1.id }.map { .putConflict($0) }

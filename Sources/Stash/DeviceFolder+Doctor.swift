@@ -112,7 +112,7 @@ extension DeviceFolder {
         hint: .repair)
     }
     var counts = [String: Int]()
-    for stored in content.rows.values.sorted(by: { $0.row < $1.row }) {
+    for stored in content.rows.values {  // in row order
       let record = stored.record
       counts[record.model, default: 0] += 1
       blobs.collect(record, from: "\(record.model) \(label(of: record))")
