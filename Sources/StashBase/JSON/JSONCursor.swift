@@ -40,7 +40,7 @@ package struct JSONCursor: ~Copyable {
   }
 
   /// Skips `bytes` when the bytes at the cursor are exactly them.
-  package mutating func take(_ bytes: [UInt8]) -> Bool {
+  package mutating func take(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let count = bytes.count
     guard scanner.end - scanner.index >= count else { return false }
     for offset in 0..<count where scanner.byte(scanner.index + offset) != bytes[offset] {

@@ -31,10 +31,15 @@ extension Record {
   /// - Parameter bytes: The buffer to append to.
   public func appendFieldsJSON(to bytes: inout [UInt8]) {
     bytes.append(UInt8(ascii: "{"))
-    for (index, (key, value)) in zip(schema.fieldKeys, values).enumerated() {
-      if index > 0 { bytes.append(UInt8(ascii: ",")) }
-      bytes.append(contentsOf: key)
-      value.appendJSON(to: &bytes)
+    // The keys from the schema's one buffer (``FieldKeys``), the values from the record's.
+    schema.fieldKeys.withKeys { keys in
+      values.withUnsafeBufferPointer { values in
+        for index in values.indices {
+          if index > 0 { bytes.append(UInt8(ascii: ",")) }
+          bytes.append(contentsOf: keys[index])
+          values[index].appendJSON(to: &bytes)
+        }
+      }
     }
     bytes.append(UInt8(ascii: "}"))
   }

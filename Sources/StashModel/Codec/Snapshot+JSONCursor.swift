@@ -46,17 +46,20 @@ extension Record {
     let fields = schema.fields
     var values = [FieldValue]()
     values.reserveCapacity(fields.count)
-    for index in fields.indices {
-      if index > 0 {
-        guard cursor.take(byte: UInt8(ascii: ",")) else { return nil }
+    let complete = schema.fieldKeys.withKeys { keys in
+      for index in fields.indices {
+        if index > 0 {
+          guard cursor.take(byte: UInt8(ascii: ",")) else { return false }
+        }
+        guard cursor.take(keys[index]),
+          let value = FieldValue.read(
+            from: &cursor, type: fields[index].type, field: fields[index].name)
+        else { return false }
+        values.append(value)
       }
-      guard cursor.take(schema.fieldKeys[index]),
-        let value = FieldValue.read(
-          from: &cursor, type: fields[index].type, field: fields[index].name)
-      else { return nil }
-      values.append(value)
+      return true
     }
-    guard cursor.take(byte: UInt8(ascii: "}")) else { return nil }
+    guard complete, cursor.take(byte: UInt8(ascii: "}")) else { return nil }
     return try? Record(schema: schema, id: id, values: values)
   }
 }

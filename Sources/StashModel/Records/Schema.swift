@@ -77,7 +77,7 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   public let fields: [FieldSpec]
   /// The JSON text `"name":` of each field, in order, written once for the schema rather
   /// than for every record (``Record/appendFieldsJSON(to:)``).
-  let fieldKeys: [[UInt8]]
+  let fieldKeys: FieldKeys
   /// What a record's canonical encoding starts with (``CanonicalEncoding``): the version,
   /// `'R'` and the model, written once for the schema.
   let canonicalHead: [UInt8]
@@ -162,12 +162,7 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
         throw ModelError("The candidate key of '\(model)' must name one of its synced fields")
       }
     }
-    self.fieldKeys = fields.map { field in
-      var key = [UInt8]()
-      JSONWriter.writeString(field.name, into: &key)
-      key.append(UInt8(ascii: ":"))
-      return key
-    }
+    self.fieldKeys = FieldKeys(names: fields.map(\.name))
     self.canonicalHead = CanonicalEncoding.head(model: model)
     self.canonicalFieldNames = fields.map(CanonicalEncoding.fieldName)
     self.canonicalFieldCount = UInt32(fields.count { !$0.isDeviceLocal })
