@@ -48,12 +48,14 @@ extension SyncFolder {
     // cloud.store.index: a first sync's export saves would each leave one written earlier
     // behind; a focused or small mirror writes nothing.
     mirror.maintainIndex()
-    // default.store.index: the one a pass's save left building on another core, or one the
-    // run found missing or ignored.
-    local?.writeDeferredIndex()
-    local?.maintainIndex()
-    // default.store.index's digest section, once the index is written.
+    // default.store.index: the one a pass's save left building on another core is the
+    // newest (the export never writes the store); without one, one the run found missing
+    // or ignored is built now. Either is sealed with the digest and status sections
+    // computed during the export and written once; else those are written into the index
+    // on disk.
+    if local?.hasDeferredIndex == false { local?.maintainIndex() }
     finishing?()
+    local?.writeDeferredIndex()
     // sync.state, last: its seal fingerprints the stores as the run left them.
     recordSyncState(after: report, mirror: mirror, cloud: cloud, continuing: previous)
   }

@@ -1,17 +1,29 @@
 public import StashFiles
 import Synchronization
 
-/// A file system that counts the reads of each file it opened.
+/// A file system that counts the reads of each file it opened, and the files renamed over
+/// each path (every atomic write ends with one).
 public final class CountingFileSystem: FileSystem {
   /// A counter over the real file system.
   public init() {}
 
   private let base = POSIXFileSystem()
-  private let state = Mutex<(paths: [Int32: String], reads: [String: (calls: Int, bytes: Int)])>(
-    ([:], [:]))
+  private let state = Mutex<
+    (paths: [Int32: String], reads: [String: (calls: Int, bytes: Int)], renames: [String: Int])
+  >(([:], [:], [:]))
 
-  /// Forgets the reads counted so far.
-  public func reset() { state.withLock { $0.reads = [:] } }
+  /// Forgets the reads and renames counted so far.
+  public func reset() {
+    state.withLock {
+      $0.reads = [:]
+      $0.renames = [:]
+    }
+  }
+
+  /// How many files were renamed over a path ending with `suffix`, since the last reset.
+  public func renames(toFileEndingWith suffix: String) -> Int {
+    state.withLock { $0.renames.filter { $0.key.hasSuffix(suffix) }.values.reduce(0, +) }
+  }
 
   /// The reads of the files whose path ends with `suffix`, since the last reset.
   public func reads(ofFileEndingWith suffix: String) -> (calls: Int, bytes: Int) {
@@ -64,6 +76,7 @@ public final class CountingFileSystem: FileSystem {
   public func birthTime(atPath path: String) -> BirthTime? { base.birthTime(atPath: path) }
   public func rename(_ source: String, to destination: String) throws(FileSystemError) {
     try base.rename(source, to: destination)
+    state.withLock { $0.renames[destination, default: 0] += 1 }
   }
   public func link(_ source: String, to destination: String) throws(FileSystemError) {
     try base.link(source, to: destination)

@@ -43,14 +43,31 @@ extension LocalIndex {
     }
 
     /// The file's bytes, with this head, the history section `history` (`nil`: none), the
-    /// digest section `digest` carries forward, the status section `status` (empty: none; one carried forward must describe the file at
-    /// `prefix`, ``StatusSection``) and the field table's `declaration`
-    /// (``LocalIndex/declaration(of:)``); `nil` when the entries are malformed.
+    /// digest section `digest` carries forward, the status section `status` (empty: none;
+    /// one carried forward must describe the file at `prefix`, ``StatusSection``) and the
+    /// field table's `declaration` (``LocalIndex/declaration(of:)``); `nil` when the entries
+    /// are malformed.
     mutating func encoded(
       storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
       settingsLine: LineSpan, bindingLine: LineSpan?, history: HistorySection?,
       status: [UInt8] = [], digest: [UInt8], declaration: UInt32
     ) -> [UInt8]? {
+      unsealed(
+        storeID: storeID, prefix: prefix, nextRow: nextRow, liveChanges: liveChanges,
+        settingsLine: settingsLine, bindingLine: bindingLine, history: history,
+        declaration: declaration, sectionRoom: status.count + digest.count
+      )?.sealed(status: status, digest: digest)
+    }
+
+    /// The index as ``encoded(storeID:prefix:nextRow:liveChanges:settingsLine:bindingLine:history:status:digest:declaration:)``
+    /// encodes it, before its status and digest sections, with room for `sectionRoom` bytes of
+    /// them: a sync seals the index a save built with the digest section it computed
+    /// meanwhile, and writes it once.
+    mutating func unsealed(
+      storeID: String, prefix: LogPrefix, nextRow: Int64, liveChanges: Int64,
+      settingsLine: LineSpan, bindingLine: LineSpan?, history: HistorySection?,
+      declaration: UInt32, sectionRoom: Int
+    ) -> Unsealed? {
       // The entries' buffer becomes the body, then the file: no copy of it is made.
       var body = ByteWriter()
       swap(&body, &entries)
@@ -104,7 +121,7 @@ extension LocalIndex {
         entriesLength + (sorted.ids.count + sorted.keyed.count) * LocalIndex.idSlot
         + sorted.names.count * LocalIndex.nameSlot + sorted.fields.count * LocalIndex.fieldSlot
         + (history.map { $0.records.count + $0.offsets.count * LocalIndex.idSlot } ?? 0)
-        + status.count + digest.count
+        + sectionRoom
       body.output.reserveCapacity(
         bodyLength
           + LocalIndex.kind.prefixLength(
@@ -124,18 +141,37 @@ extension LocalIndex {
         body.output += history.records
         for offset in history.offsets { body.integer(offset) }
       }
-      body.output += status
-      body.output += digest
       let index = LocalIndex(
         storeID: storeID, prefix: prefix, nextRow: nextRow, liveChanges: liveChanges,
         settingsLine: settingsLine, bindingLine: bindingLine, entryCount: ids.count,
         entriesLength: entriesLength, nameCount: sorted.names.count,
-        keyedCount: keyed.count, digestLength: digest.count, fieldCount: sorted.fields.count,
-        declaration: declaration, openConflicts: conflicts, statusLength: status.count,
+        keyedCount: keyed.count, digestLength: 0, fieldCount: sorted.fields.count,
+        declaration: declaration, openConflicts: conflicts, statusLength: 0,
         hasHistory: history != nil, historyCount: history?.offsets.count ?? 0,
         historyLength: history?.records.count ?? 0)
       var bytes = [UInt8]()
       swap(&bytes, &body.output)
+      return Unsealed(index: index, body: bytes)
+    }
+  }
+
+  /// An index encoded up to its status and digest sections (``Builder/unsealed(storeID:prefix:nextRow:liveChanges:settingsLine:bindingLine:history:declaration:sectionRoom:)``).
+  struct Unsealed: Sendable {
+    /// The head, with no status or digest section yet.
+    let index: LocalIndex
+    /// The body before the sections (with room for them).
+    var body: [UInt8]
+
+    /// The file's bytes, with these sections.
+    consuming func sealed(status: [UInt8], digest: [UInt8]) -> [UInt8] {
+      var index = index
+      index.statusLength = status.count
+      index.digestLength = digest.count
+      // The body's buffer becomes the file's bytes: moved out, never copied.
+      var bytes = [UInt8]()
+      swap(&bytes, &body)
+      bytes += status
+      bytes += digest
       return index.encoded(body: consume bytes)
     }
   }

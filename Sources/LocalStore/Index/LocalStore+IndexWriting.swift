@@ -73,8 +73,8 @@ extension LocalStore {
         if let bytes = input.encoded() { writeIndex(bytes, known: known) }
         return
       }
-      let job = Background { input.encoded() }
-      indexDeferral.withLock { $0.pending = (job, known) }
+      let job = Background { input.unsealed() }
+      indexDeferral.withLock { $0.pending = (job, input.digest, known) }
     }
   }
 
@@ -95,17 +95,27 @@ extension LocalStore {
   /// a sync calls it before it releases the folder's lock, so that the write waits for no
   /// other process.
   public func writeDeferredIndex() {
+    guard let (unsealed, digest, known) = waitForDeferredIndex() else { return }
+    if let unsealed { writeIndex(unsealed.sealed(status: [], digest: digest), known: known) }
+  }
+
+  /// Whether an index a save built on another core waits to be written.
+  package var hasDeferredIndex: Bool { indexDeferral.withLock { $0.pending != nil } }
+
+  /// The index a deferred build made (`nil` inside when it could not be encoded), once done,
+  /// with the digest section it carries forward; `nil` when there is none.
+  func waitForDeferredIndex() -> (LocalIndex.Unsealed?, [UInt8], IndexState)? {
     guard
-      let (job, known) = indexDeferral.withLock({ state in
+      let (job, digest, known) = indexDeferral.withLock({ state in
         defer { state.pending = nil }
         return state.pending
       })
-    else { return }
-    if let bytes = job.wait() { writeIndex(bytes, known: known) }
+    else { return nil }
+    return (job.wait(), digest, known)
   }
 
   /// Writes `bytes` as the index, under the folder's lock, and notes what it covers.
-  private func writeIndex(_ bytes: [UInt8], known: IndexState) {
+  func writeIndex(_ bytes: [UInt8], known: IndexState) {
     guard let proof = try? lock.acquire() else { return }
     defer { lock.release(proof) }
     if (try? file.fileSystemForRepairs.writeFileAtomically(indexPath, bytes, durable: false))
@@ -329,13 +339,22 @@ struct WholeIndexInput: Sendable {
 
   /// The index's bytes; `nil` when an entry does not fit the format.
   func encoded() -> [UInt8]? {
+    unsealed()?.sealed(status: [], digest: digest)
+  }
+
+  /// The index before its status and digest sections, with room for a digest section of
+  /// every record (what a sync's seals it with); `nil` when an entry does not fit the format.
+  func unsealed() -> LocalIndex.Unsealed? {
     // Room for the whole file: the entries, their slots and the sections are written into
     // one buffer, which becomes the file's bytes.
     let entries =
       content.rows.count + content.tombstones.count + content.checkpoints.count
       + content.conflicts.count + content.diagnostics.count
+    // A digest section holds each model's bucket table and about 72 bytes a record.
+    let digestRoom = max(
+      digest.count, (content.rows.count + content.tombstones.count) * 72 + 65_536)
     let sections =
-      digest.count + (history.map { $0.records.count + $0.offsets.count * LocalIndex.idSlot } ?? 0)
+      digestRoom + (history.map { $0.records.count + $0.offsets.count * LocalIndex.idSlot } ?? 0)
     var builder = LocalIndex.Builder(
       capacity: content.rows.count,
       reserving: entries * LocalIndex.Builder.bytesPerEntry + sections + 65_536)
@@ -345,11 +364,11 @@ struct WholeIndexInput: Sendable {
       else { return nil }
     }
     guard LocalStore.appendKeyedEntries(of: content, to: &builder) else { return nil }
-    return builder.encoded(
+    return builder.unsealed(
       storeID: storeID, prefix: prefix, nextRow: content.nextRow.rawValue,
       liveChanges: Int64(content.liveChangeCount), settingsLine: settingsLine,
-      bindingLine: content.bindingLine, history: history, digest: digest,
-      declaration: LocalIndex.declaration(of: content.schemas))
+      bindingLine: content.bindingLine, history: history,
+      declaration: LocalIndex.declaration(of: content.schemas), sectionRoom: digestRoom)
   }
 }
 
@@ -373,5 +392,5 @@ struct IndexDeferral: Sendable {
   /// How many deferring scopes are open.
   var depth = 0
   /// The build running on another core, with what was known of the index when it started.
-  var pending: (job: Background<[UInt8]?>, known: IndexState)?
+  var pending: (job: Background<LocalIndex.Unsealed?>, digest: [UInt8], known: IndexState)?
 }
