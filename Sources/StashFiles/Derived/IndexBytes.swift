@@ -51,11 +51,14 @@ public struct RawReader {
   }
 
   /// The next little-endian integer; `nil` past the end.
+  ///
+  /// Inlinable, so that a reader in another module reads each width without looking up the
+  /// type's metadata at run time: `sync status` at 1,000,000 items spent a quarter of its
+  /// time there, reading the heads of the derived files (issue 26).
+  @inlinable
   public mutating func integer<T: FixedWidthInteger>() -> T? {
-    let size = MemoryLayout<T>.size
-    guard raw.count - position >= size else { return nil }
-    defer { position += size }
-    return T(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: T.self))
+    guard let bytes = take(MemoryLayout<T>.size) else { return nil }
+    return T(littleEndian: bytes.loadUnaligned(as: T.self))
   }
 
   /// The next length-prefixed bytes (as ``ByteWriter/bytes(_:width:)`` writes them).
