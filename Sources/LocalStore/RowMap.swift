@@ -46,7 +46,11 @@ public struct RowMap<Value: Sendable>: Sendable {
   @discardableResult
   public mutating func updateValue(_ value: Value, forKey row: RowID) -> Value? {
     if slot(of: row) == nil, row.rawValue >= 1, row.rawValue <= arrayBound {
-      grow(through: Int(row.rawValue))
+      // With rows beside the array, it at least doubles, so that they are looked over (to
+      // move those it now covers) a few times, not at every new row; without, it takes
+      // exactly the rows it holds.
+      let doubled = outliers.isEmpty ? 0 : Swift.min(arrayBound, Int64(2 * slots.count))
+      grow(through: Int(Swift.max(row.rawValue, doubled)))
     }
     guard let slot = slot(of: row) else { return outliers.updateValue(value, forKey: row) }
     let old = slots[slot]
@@ -107,6 +111,9 @@ public struct RowMap<Value: Sendable>: Sendable {
   /// How many rows the array holds (the rest are in the dictionary beside it).
   package var rowsInArray: Int { slotted }
 
+  /// How many times the array grew with rows beside it, and looked them over.
+  package private(set) var lookedOver = 0
+
   // MARK: The array
 
   /// The slot of `row` when the array holds it.
@@ -125,6 +132,7 @@ public struct RowMap<Value: Sendable>: Sendable {
   private mutating func grow(through number: Int) {
     slots.append(contentsOf: repeatElement(nil, count: number - slots.count))
     guard !outliers.isEmpty else { return }
+    lookedOver += 1
     for row in outliers.keys.filter({ slot(of: $0) != nil }) {
       guard let value = outliers.removeValue(forKey: row) else { continue }
       slots[Int(row.rawValue) - 1] = value

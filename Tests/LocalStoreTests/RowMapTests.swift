@@ -67,11 +67,23 @@ import Testing
     map[RowID(9_000)] = 9_000
     #expect(map.rowsInArray == 0)
     for number in 1...8_999 { map[RowID(Int64(number))] = number }
-    #expect(map.rowsInArray == 8_999)
-    map[RowID(9_001)] = 9_001
-    #expect(map.rowsInArray == 9_001)
+    #expect(map.rowsInArray == 9_000)
     #expect(map[RowID(9_000)] == 9_000)
-    #expect(map.keys.suffix(2) == [RowID(9_000), RowID(9_001)])
+    #expect(map.keys.suffix(2) == [RowID(8_999), RowID(9_000)])
+  }
+
+  /// With rows beside the array, it grows by doubling, so that they are looked over a few
+  /// times as rows are added, not once a row (which made adding n rows cost n times them).
+  @Test func rowsBesideTheArrayAreLookedOverAFewTimes() {
+    var map = RowMap<Int>()
+    for number in 1...20_000 { map[RowID(Int64(number))] = number }
+    for number in 1...16_000 { map[RowID(Int64(number))] = nil }  // the array moves aside
+    #expect(map.rowsInArray == 0)
+    for number in 1...8_000 { map[RowID(Int64(number))] = number }
+    #expect(map.count == 12_000)
+    #expect(map.lookedOver < 20, "looked over \(map.lookedOver) times")
+    let rows = (1...8_000).map { RowID(Int64($0)) } + (16_001...20_000).map { RowID(Int64($0)) }
+    #expect(map.keys == rows)
   }
 
   /// When most rows are removed the array goes, so that it never holds many empty slots.

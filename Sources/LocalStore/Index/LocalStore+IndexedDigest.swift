@@ -22,11 +22,13 @@ extension LocalStore {
   /// which the caller found current) and a status section saying that both describe the store
   /// at `status.position`, where `status.pending` were the records not sent
   /// (``unsentKeys(of:)``); everything else as it is (under the folder's lock, without
-  /// fsync), once an index a save is building on another core is written. The status section
-  /// is left out when the position is not in the index's file or is before its prefix (and
-  /// with a `nil` digest nothing is written then). Nothing is written when there is no index
-  /// of this store, or this store was opened from its index (its saves rewrite that one). A
-  /// failure changes nothing: the index is derived.
+  /// fsync). An index a save is building on another core is sealed with these sections (a
+  /// `nil` digest: the one it carries) and written once; else the index on disk is written
+  /// again. The status section is left out when the position is not in the index's file or
+  /// is before its prefix (and, rewriting the index on disk, with a `nil` digest nothing is
+  /// written then). Nothing is written when there is no index of this store, or this store
+  /// was opened from its index (its saves rewrite that one). A failure changes nothing: the
+  /// index is derived.
   package func replaceIndexedDigest(
     _ digest: [UInt8]?, status: (position: StorePosition, pending: [RecordKey])? = nil
   ) {
