@@ -74,13 +74,17 @@ extension LocalIndex {
       typealias Slot = (offset: UInt32, number: UInt8)
       typealias Sorted = (ids: [UInt32], names: [Slot], keyed: [UInt32], fields: [Slot])
       let sorted: Sorted? = body.output.withUnsafeBytes { raw in
-        var found = [EncodedKeys]()
-        found.reserveCapacity(ids.count + keyed.count)
+        // The models first (their ranks order every key), then each entry's keys, read
+        // again as they are sorted: a list of every entry's keys (11 MB and two small lists
+        // an entry at 100,000 rows) was held beside the sort keys at a first sync's peak.
+        var models = [UnsafeRawBufferPointer]()
+        models.reserveCapacity(ids.count + keyed.count)
         for offset in ids + keyed {
-          guard let keys = LocalIndex.keys(in: raw, at: Int(offset)) else { return nil }
-          found.append(keys)
+          guard let model = LocalIndex.model(in: raw, at: Int(offset)) else { return nil }
+          models.append(model)
         }
-        let ranks = ModelRanks(found.lazy.map(\.model))
+        let ranks = ModelRanks(models)
+        models = []
         var idKeys = [(key: SortKey, offset: UInt32)]()
         var nameKeys = [(key: SortKey, offset: UInt32, number: UInt8)]()
         var otherKeys = [(key: SortKey, offset: UInt32)]()
@@ -88,8 +92,8 @@ extension LocalIndex {
         idKeys.reserveCapacity(ids.count)
         nameKeys.reserveCapacity(ids.count)
         otherKeys.reserveCapacity(keyed.count)
-        for (position, offset) in ids.enumerated() {
-          let keys = found[position]
+        for offset in ids {
+          guard let keys = LocalIndex.keys(in: raw, at: Int(offset)) else { return nil }
           let rank = ranks.rank(of: keys.model)
           idKeys.append((SortKey(rank: rank, key: keys.id), offset))
           for (number, name) in keys.names.enumerated() {
@@ -99,8 +103,8 @@ extension LocalIndex {
             fieldKeys.append((SortKey(rank: rank, key: field), keys.row, offset, UInt8(number)))
           }
         }
-        for (position, offset) in keyed.enumerated() {
-          let keys = found[ids.count + position]
+        for offset in keyed {
+          guard let keys = LocalIndex.keys(in: raw, at: Int(offset)) else { return nil }
           otherKeys.append((SortKey(rank: ranks.rank(of: keys.model), key: keys.id), offset))
         }
         idKeys.sort { $0.key < $1.key }

@@ -214,10 +214,9 @@ struct LocalIndex: Sendable {
   /// ``append(_:to:)`` writes it), without copying; `nil` when it does not fit.
   static func keys(in raw: UnsafeRawBufferPointer, at offset: Int) -> EncodedKeys? {
     var reader = RawReader(UnsafeRawBufferPointer(rebasing: raw[offset...]))
-    guard reader.take(1) != nil, let row: Int64 = reader.integer(),
-      reader.take(entryFixedLength - 9) != nil, let model = reader.bytes(width: 1),
-      let id = reader.bytes(width: 1)
-    else { return nil }
+    guard let (row, model) = entryModel(&reader), let id = reader.bytes(width: 1) else {
+      return nil
+    }
     // Each list sized once (none allocated when empty): this runs for every entry of a
     // store's index.
     func list() -> [UnsafeRawBufferPointer]? {
@@ -233,6 +232,22 @@ struct LocalIndex: Sendable {
     }
     guard let names = list(), let fields = list() else { return nil }
     return EncodedKeys(row: row, model: model, id: id, names: names, fields: fields)
+  }
+
+  /// The model of the encoded entry at `offset` of `raw`, read without its other keys.
+  static func model(in raw: UnsafeRawBufferPointer, at offset: Int) -> UnsafeRawBufferPointer? {
+    var reader = RawReader(UnsafeRawBufferPointer(rebasing: raw[offset...]))
+    return entryModel(&reader)?.model
+  }
+
+  /// Reads an entry's kind, row and fixed fields, and its model.
+  private static func entryModel(_ reader: inout RawReader) -> (
+    row: Int64, model: UnsafeRawBufferPointer
+  )? {
+    guard reader.take(1) != nil, let row: Int64 = reader.integer(),
+      reader.take(entryFixedLength - 9) != nil, let model = reader.bytes(width: 1)
+    else { return nil }
+    return (row, model)
   }
 
   /// The keys of an encoded entry (``keys(in:at:)``).
