@@ -13,20 +13,9 @@ import Testing
 /// exactly its versions now.
 @Suite struct PendingVersionsTests {
   @Test func thePendingListHasRoomForExactlyItsVersions() throws {
-    let epoch = Timestamp(secondsSince1970: 1_764_441_600)!
-    let device = DeviceID("00000000-0000-4000-8000-00000000a11c")!
     try withTemporaryFolder { folder in
-      let mirror = try MirrorStore.open(
-        folder: folder.path, schemas: InventorySchemas.registry,
-        lock: FolderLock(folder: folder.path), create: (device, epoch, nil))
-      let writes = (0..<3_100).map { index in
-        (
-          snapshot: Snapshot.record(
-            Item(name: "thing \(index)", quantity: 1, createdAt: epoch).record),
-          parents: Set<VersionID>()
-        )
-      }
-      try mirror.update { _, transaction in transaction.write(writes, author: device, at: epoch) }
+      let mirror = try CheckedIdentityMemoryTests.openMirror(folder)
+      try CheckedIdentityMemoryTests.writeItems(3_100, named: "thing", into: mirror)
       let pending = mirror.content.pendingVersions
       #expect(pending.count == 3_100)
       #expect(pending.capacity == pending.count, "room for \(pending.capacity)")
