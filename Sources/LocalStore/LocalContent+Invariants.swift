@@ -1,3 +1,4 @@
+import StashBase
 import StashModel
 
 extension LocalContent {

@@ -1,11 +1,12 @@
 import JSONLines
+import StashBase
 import StashModel
 
 /// Where the lines of a content's tombstones, checkpoints, conflicts and diagnostics are: what
 /// the index's entries of those kinds are built from.
 struct KeyedLines: Sendable {
-  var tombstones: [RecordKey: LineSpan] = [:]
-  var checkpoints: [RecordKey: LineSpan] = [:]
+  var tombstones = CompactDictionary<RecordKey, LineSpan>()
+  var checkpoints = CompactDictionary<RecordKey, LineSpan>()
   /// Every conflict's line (the index lists the open ones).
   var conflicts: [ConflictID: LineSpan] = [:]
   var diagnostics: [LocalContent.DiagnosticKey: LineSpan] = [:]
@@ -51,7 +52,7 @@ extension LocalContent {
       keyedLines.checkpoints[key] = nil
       if tracked { keyedChangesSinceIndex.checkpoints[key] = .some(nil) }
     case .bindCheckpoints:
-      keyedLines.checkpoints.removeAll()
+      keyedLines.checkpoints.removeAll(keepingCapacity: true)
       if tracked {
         keyedChangesSinceIndex.checkpoints.removeAll()
         keyedChangesSinceIndex.checkpointsRebound = true

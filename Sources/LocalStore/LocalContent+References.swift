@@ -1,3 +1,4 @@
+import StashBase
 public import StashModel
 
 /// A reference from one record to another that has no live row here.

@@ -23,11 +23,11 @@ public struct LocalContent: Sendable {
   /// Live rows by row id (in row order).
   public private(set) var rows = RowMap<StoredRow>()
   /// Row ids by record key; more than one means a duplicate id.
-  public private(set) var rowsByKey: [RecordKey: [RowID]] = [:]
+  public private(set) var rowsByKey = CompactDictionary<RecordKey, [RowID]>()
   /// Local tombstones by key.
-  public private(set) var tombstones: [RecordKey: Tombstone] = [:]
+  public private(set) var tombstones = CompactDictionary<RecordKey, Tombstone>()
   /// Last agreed state per key, bound to ``checkpointMirror``.
-  public private(set) var checkpoints: [RecordKey: Checkpoint] = [:]
+  public private(set) var checkpoints = CompactDictionary<RecordKey, Checkpoint>()
   /// The mirror the checkpoints were agreed with (`nil` before the first pass).
   public private(set) var checkpointMirror: StoreID?
   /// Every conflict ever recorded, by id (in a content built for a ``LocalStore/Focus``: the
@@ -163,15 +163,31 @@ public struct LocalContent: Sendable {
   /// applied: a 100,000-row import grew them by doubling, and the rows' table at its last
   /// doubling (its old and new storage both alive, 31.5 MB) was the import's peak. Only new
   /// rows count (numbered from ``nextRow``): a pass that replaces every row reserves nothing.
+  /// The checkpoints (and their lines) get room for those of keys that have none, or for all
+  /// of them after a binding (a first sync's pass puts one for every record).
   public mutating func reserveCapacity(forApplying changes: [LocalChange]) {
     guard changes.count >= 1_024 else { return }  // a small save: nothing worth it
     var added = 0
     var last = nextRow
+    var newCheckpoints = 0
+    var rebinds = false
     for change in changes {
-      if case .putRow(let row, _, _) = change, row >= nextRow {
+      switch change {
+      case .putRow(let row, _, _) where row >= nextRow:
         added += 1
         last = max(last, row)
+      case .putCheckpoint(let key, _) where rebinds || checkpoints[key] == nil:
+        newCheckpoints += 1
+      case .bindCheckpoints:
+        rebinds = true
+        newCheckpoints = 0
+      default: break
       }
+    }
+    if newCheckpoints >= 1_024 {
+      let base = rebinds ? 0 : checkpoints.count
+      checkpoints.reserveCapacity(base + newCheckpoints)
+      if linesAreKnown { keyedLines.checkpoints.reserveCapacity(base + newCheckpoints) }
     }
     guard added >= 1_024 else { return }
     rows.reserveCapacity(adding: added, through: last)
@@ -223,7 +239,7 @@ public struct LocalContent: Sendable {
     case .removeCheckpoint(let key):
       checkpoints[key] = nil
     case .bindCheckpoints(let mirror):
-      checkpoints.removeAll()
+      checkpoints.removeAll(keepingCapacity: true)  // room a large pass reserved
       checkpointMirror = mirror
     case .putConflict(let conflict):
       conflicts[conflict.id] = conflict

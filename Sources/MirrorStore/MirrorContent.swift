@@ -66,9 +66,9 @@ public struct MirrorContent: Sendable {
   /// Records a version read from the file shares when it holds an equal one.
   let sharing: RecordSharing?
   /// Every known version, per record, by id, with the record's leaves.
-  public private(set) var versions: [RecordKey: RecordVersions] = [:]
+  public internal(set) var versions = CompactDictionary<RecordKey, RecordVersions>()
   /// Versions written here and not yet exported.
-  public private(set) var pending: Set<VersionRef> = []
+  public internal(set) var pending = CompactSet<VersionRef>()
   /// Segments already read, by path relative to the shared folder.
   public private(set) var readSegments: Set<String> = []
   /// Segments this device exported.
@@ -111,7 +111,7 @@ public struct MirrorContent: Sendable {
 
   /// Sets what the index recorded of the prefix (a focused content, whose versions are not
   /// all loaded, cannot count them nor tell which are pending).
-  mutating func restore(pending: Set<VersionRef>, versionCount: Int) {
+  mutating func restore(pending: CompactSet<VersionRef>, versionCount: Int) {
     self.pending = pending
     self.versionCount = versionCount
   }
@@ -220,7 +220,7 @@ public struct MirrorContent: Sendable {
   // MARK: Queries
 
   /// Every record the mirror has a version of.
-  public var keys: Dictionary<RecordKey, RecordVersions>.Keys { versions.keys }
+  public var keys: CompactDictionary<RecordKey, RecordVersions>.Keys { versions.keys }
 
   /// The leaves of a record, winner first.
   public func side(for key: RecordKey) -> MirrorSide {
@@ -289,7 +289,7 @@ public struct MirrorContent: Sendable {
     // In ``VersionRef``'s order, sorted on plain values (each model's rank among the models,
     // the ids): sorting the refs themselves retained and released a model name at every
     // move, 3% of a first sync of 100,000 records.
-    let refs = Array(pending)
+    let refs = pending  // read in place, by position
     let models = Set(refs.map(\.key.model)).sorted()
     let rank = Dictionary(uniqueKeysWithValues: models.enumerated().map { ($1, $0) })
     var order = refs.indices.map { index in

@@ -338,13 +338,13 @@ final class MirrorIndexReader {
   }
 
   /// The pending versions; `nil` when a block is damaged or one is malformed.
-  func pending() -> Set<VersionRef>? {
+  func pending() -> CompactSet<VersionRef>? {
     guard let raw = file.bytes(at: index.pendingStart, count: index.pendingLength) else {
       return nil
     }
-    return raw.withUnsafeBytes { raw -> Set<VersionRef>? in
+    return raw.withUnsafeBytes { raw -> CompactSet<VersionRef>? in
       var reader = RawReader(raw)
-      var refs = Set<VersionRef>()
+      var refs = CompactSet<VersionRef>()
       refs.reserveCapacity(index.pendingCount)
       for _ in 0..<index.pendingCount {
         guard let model = reader.bytes(width: 1), let id = reader.bytes(width: 1),

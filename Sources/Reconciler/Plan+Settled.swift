@@ -1,5 +1,6 @@
 import LocalStore
 import MirrorStore
+import StashBase
 import StashModel
 
 extension Plan {
@@ -16,7 +17,8 @@ extension Plan {
   ///   builds only, for every record found settled).
   /// - Returns: The records that need a decision, and how many are settled as rows 1 and 13.
   static func keysNeedingADecision(
-    local: LocalContent, mirror: MirrorContent, checkpoints: [RecordKey: Checkpoint],
+    local: LocalContent, mirror: MirrorContent,
+    checkpoints: CompactDictionary<RecordKey, Checkpoint>,
     openConflicts: [RecordKey: [SyncConflict]], diagnostics: [RecordKey: Diagnostic],
     tableAgrees: (RecordKey) -> Bool
   ) -> (pending: Set<RecordKey>, agreed: Int, deleted: Int) {

@@ -1,5 +1,6 @@
 import LocalStore
 import MirrorStore
+import StashBase
 import StashModel
 
 /// The decisions of one pass and the writes they need, computed from the two stores' content.
@@ -97,7 +98,7 @@ struct Plan {
     // start without them, so the pass re-uploads instead of treating everything as absent.
     self.rebind = local.checkpointMirror != mirror.storeID
     report.reboundCheckpoints = rebind
-    let checkpoints = rebind ? [:] : local.checkpoints
+    let checkpoints = rebind ? CompactDictionary() : local.checkpoints
     func situation(_ key: RecordKey) -> KeySituation {
       KeySituation(
         key: key, localRows: local.rows(for: key), localTombstone: local.tombstones[key],

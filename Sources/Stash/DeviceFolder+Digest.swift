@@ -89,7 +89,7 @@ extension DeviceFolder {
   }
 
   func computeDigest(
-    _ entries: [RecordKey: InventoryDigest.Entry]
+    _ entries: CompactDictionary<RecordKey, InventoryDigest.Entry>
   ) -> (digest: InventoryDigest, usedSection: Bool, rehashed: Int) {
     if let section = local?.indexedDigest(),
       let (digest, rehashed) = InventoryDigest.reusing(section: section, for: entries)
@@ -145,9 +145,11 @@ extension DeviceFolder {
 
   /// Each record's state on this device: its row (the first in row order when an id has
   /// several), else its tombstone.
-  static func entries(of content: LocalContent) -> [RecordKey: InventoryDigest.Entry] {
-    var entries = [RecordKey: InventoryDigest.Entry]()
-    entries.reserveCapacity(content.rowsByKey.count + content.tombstones.count)
+  static func entries(of content: LocalContent) -> CompactDictionary<
+    RecordKey, InventoryDigest.Entry
+  > {
+    var entries = CompactDictionary<RecordKey, InventoryDigest.Entry>(
+      minimumCapacity: content.rowsByKey.count + content.tombstones.count)
     for (key, tombstone) in content.tombstones {
       entries[key] = InventoryDigest.Entry(isTombstone: true, hash: tombstone.hash)
     }
@@ -159,8 +161,11 @@ extension DeviceFolder {
   }
 
   /// Each record's winning version in a mirror's content.
-  static func entries(of mirror: MirrorContent) -> [RecordKey: InventoryDigest.Entry] {
-    var entries = [RecordKey: InventoryDigest.Entry]()
+  static func entries(of mirror: MirrorContent) -> CompactDictionary<
+    RecordKey, InventoryDigest.Entry
+  > {
+    var entries = CompactDictionary<RecordKey, InventoryDigest.Entry>(
+      minimumCapacity: mirror.versions.count)
     for key in mirror.keys {
       guard let winner = mirror.side(for: key).winner else { continue }
       entries[key] = InventoryDigest.Entry(

@@ -2,6 +2,7 @@ import JSONLines
 import LocalStore
 import MirrorStore
 import Reconciler
+import StashBase
 public import StashModel
 
 /// One field of a record that a change set, from what to what.

@@ -1,5 +1,6 @@
 import LocalStore
 import MirrorStore
+import StashBase
 import StashModel
 import Synchronization
 

@@ -1,6 +1,7 @@
 import CloudFolder
 import LocalStore
 import MirrorStore
+import StashBase
 public import StashModel
 import Synchronization
 

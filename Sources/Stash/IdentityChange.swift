@@ -1,5 +1,6 @@
 import LocalStore
 import MirrorStore
+import StashBase
 import StashModel
 
 /// What giving a cloned device folder its own identity changes in its two stores, so that

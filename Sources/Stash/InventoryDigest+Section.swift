@@ -72,7 +72,7 @@ extension InventoryDigest {
   /// - Returns: The digest (equal to `InventoryDigest(entries)`) and how many buckets were
   ///   rehashed; `nil` when the bytes are not a well-formed section.
   public static func reusing(
-    section bytes: [UInt8], for entries: [RecordKey: Entry]
+    section bytes: [UInt8], for entries: some Sequence<(key: RecordKey, value: Entry)>
   ) -> (digest: InventoryDigest, rehashed: Int)? {
     guard let file = DigestFile(bytes: bytes) else { return nil }
     var byModel = [String: [(id: String, entry: Entry)]]()

@@ -11,7 +11,7 @@ extension InventoryDigest {
   /// width, lowercase hex digits, dashes in the same places), so a group is sorted by id.
   ///
   /// - Returns: The bytes, or `nil` when a model name is longer than the format allows.
-  static func sectionBytes(of entries: [RecordKey: Entry]) -> [UInt8]? {
+  static func sectionBytes(of entries: some Sequence<(key: RecordKey, value: Entry)>) -> [UInt8]? {
     var byModel = [String: [(id: RecordID, entry: Entry)]]()
     for (key, entry) in entries { byModel[key.model, default: []].append((key.id, entry)) }
     let entryBytes = 3 + RecordID.textLength + 32  // bucket, length, id, kind, hash

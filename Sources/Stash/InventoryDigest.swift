@@ -55,7 +55,7 @@ public struct InventoryDigest: Sendable {
   public init() {}
 
   /// The digest of these entries.
-  public init(_ entries: [RecordKey: Entry]) {
+  public init(_ entries: some Sequence<(key: RecordKey, value: Entry)>) {
     for (key, entry) in entries {
       let bucket = Self.bucket(of: key.id.rawValue)
       models[key.model, default: ModelTree()].leaves[bucket][key.id.rawValue] = entry

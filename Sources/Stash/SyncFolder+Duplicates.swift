@@ -1,4 +1,5 @@
 import LocalStore
+import StashBase
 public import StashModel
 
 /// What a duplicate repair did.

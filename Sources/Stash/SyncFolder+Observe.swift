@@ -1,4 +1,5 @@
 import LocalStore
+import StashBase
 import StashFiles
 import StashModel
 import Synchronization

@@ -1,6 +1,7 @@
 import Foundation
 import JSONLines
 import MirrorStore
+import StashBase
 import StashModel
 
 /// `stash-bench mirror-open DIR`: opening the mirror of a device folder (made with

@@ -2,6 +2,7 @@ import CloudFolder
 import Foundation
 import JSONLines
 import MirrorStore
+import StashBase
 import StashModel
 import StashTestSupport
 import Testing

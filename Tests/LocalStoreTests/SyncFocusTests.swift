@@ -1,6 +1,7 @@
 import Foundation
 import JSONLines
 import LocalStore
+import StashBase
 import StashModel
 import StashTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import LocalStore
 import MirrorStore
 import Reconciler
+import StashBase
 import StashModel
 
 /// One value a person gave the notes of one record. Equal values look alike, as in

@@ -1,6 +1,7 @@
 import LocalStore
 import MirrorStore
 import Reconciler
+import StashBase
 import StashModel
 import StashTestSupport
 

@@ -3,6 +3,7 @@ import JSONLines
 import LocalStore
 import MirrorStore
 import Reconciler
+import StashBase
 import StashModel
 import StashTestSupport
 import Testing

@@ -3,6 +3,7 @@ import JSONLines
 import LocalStore
 import MirrorStore
 import Reconciler
+import StashBase
 import StashFiles
 import StashModel
 import StashTestSupport

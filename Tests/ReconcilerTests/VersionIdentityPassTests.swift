@@ -2,6 +2,7 @@ import Foundation
 import LocalStore
 import MirrorStore
 import Reconciler
+import StashBase
 import StashModel
 import StashTestSupport
 import Testing

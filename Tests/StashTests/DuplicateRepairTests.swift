@@ -1,6 +1,7 @@
 import Foundation
 import LocalStore
 import Stash
+import StashBase
 import StashModel
 import StashTestSupport
 import Testing

@@ -3,6 +3,7 @@ import LocalStore
 import MirrorStore
 import Reconciler
 import Stash
+import StashBase
 import StashModel
 import StashTestSupport
 

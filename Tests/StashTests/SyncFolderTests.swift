@@ -4,6 +4,7 @@ import LocalStore
 import MirrorStore
 import Reconciler
 import Stash
+import StashBase
 import StashFiles
 import StashModel
 import StashTestSupport

@@ -1,4 +1,5 @@
 import JSONLines
+import StashBase
 import StashFiles
 package import StashModel
 import Synchronization

@@ -1,4 +1,5 @@
 import JSONLines
+import StashBase
 import StashModel
 
 /// What an index entry of a tombstone, checkpoint, conflict or diagnostic stands for: two
