@@ -8,14 +8,16 @@ import StashBase
 /// Lines are encoded (on every core) a segment's worth at a time, as the export reaches them:
 /// an export of the whole store holds one or two segments' lines, never all of them.
 struct SegmentChunks {
-  private let versions: [MirrorVersion]
+  private let versions: PendingVersions
   /// The first version not handed out in a chunk yet.
   private var start = 0
-  /// Encoded lines of the versions from `start` on (a window ahead of the chunks).
+  /// The versions from `start` on whose lines are encoded (a window ahead of the chunks, each
+  /// read once from the mirror), and their lines.
+  private var window: ArraySlice<MirrorVersion> = []
   private var lines: ArraySlice<[UInt8]> = []
 
   /// The chunks of `versions`, in order.
-  init(of versions: [MirrorVersion]) { self.versions = versions }
+  init(of versions: PendingVersions) { self.versions = versions }
 
   /// How many versions' lines are encoded and not handed out yet.
   var linesAhead: Int { lines.count }
@@ -28,25 +30,27 @@ struct SegmentChunks {
     guard !isFinished else { return nil }
     let budget = Int(CloudLimits.segmentBytes) - 1024
     var chunk = [[UInt8]]()
+    var chunkVersions = [MirrorVersion]()
     var size = 0
     while start + chunk.count < versions.count, chunk.count < CloudLimits.versionsPerSegment {
       if lines.isEmpty { encodeWindow(from: start + chunk.count) }
       let line = lines.first!
       if !chunk.isEmpty, size + line.count + 1 > budget { break }
       chunk.append(line)
+      chunkVersions.append(window.first!)
       lines.removeFirst()
+      window.removeFirst()
       size += line.count + 1
     }
-    let chunkVersions = Array(versions[start..<(start + chunk.count)])
     start += chunk.count
     return (chunkVersions, chunk)
   }
 
-  /// Encodes the lines of up to a segment's count of versions from `first` on.
+  /// Reads up to a segment's count of versions from `first` on, and encodes their lines.
   private mutating func encodeWindow(from first: Int) {
     let end = min(versions.count, first + CloudLimits.versionsPerSegment)
-    let window = versions[first..<end]
-    lines = ArraySlice(
-      Parallel.map(count: window.count) { Segment.line(of: window[first + $0]) })
+    let read = Array(versions[first..<end])
+    window = read[...]
+    lines = ArraySlice(Parallel.map(count: read.count) { Segment.line(of: read[$0]) })
   }
 }

@@ -284,31 +284,8 @@ public struct MirrorContent: Sendable {
     return highest == .max ? .max : highest + 1
   }
 
-  /// The versions waiting to be exported, in a stable order.
-  public var pendingVersions: [MirrorVersion] {
-    // In ``VersionRef``'s order, sorted on plain values (each model's rank among the models,
-    // the ids): sorting the refs themselves retained and released a model name at every
-    // move, 3% of a first sync of 100,000 records.
-    let refs = pending  // read in place, by position
-    let models = Set(refs.map(\.key.model)).sorted()
-    let rank = Dictionary(uniqueKeysWithValues: models.enumerated().map { ($1, $0) })
-    var order = refs.indices.map { index in
-      (
-        rank: rank[refs[index].key.model]!, id: refs[index].key.id, version: refs[index].id,
-        index: index
-      )
-    }
-    order.sort { ($0.rank, $0.id, $0.version) < ($1.rank, $1.id, $1.version) }
-    // Room for exactly these: grown by doubling, the list's last two buffers (8.9 and 17.8 MB
-    // at 100,000 versions) were both alive at a first sync's peak.
-    var pending = [MirrorVersion]()
-    pending.reserveCapacity(order.count)
-    for entry in order {
-      let ref = refs[entry.index]
-      if let version = versions[ref.key]?[ref.id] { pending.append(version) }
-    }
-    return pending
-  }
+  /// The versions waiting to be exported, in a stable order (``PendingVersions``).
+  public var pendingVersions: PendingVersions { PendingVersions(of: self) }
 }
 
 extension MirrorContent: LogContent {

@@ -61,6 +61,15 @@ public struct RecordVersions: Equatable, Sendable, ExpressibleByDictionaryLitera
     }
   }
 
+  /// Whether a version has this id.
+  public func contains(_ id: VersionID) -> Bool {
+    switch storage {
+    case .none: false
+    case .one(let version): version.id == id
+    case .many(let graph): graph.byID[id] != nil
+    }
+  }
+
   /// Every version, in no particular order.
   public var values: [MirrorVersion] {
     switch storage {

@@ -76,6 +76,11 @@ extension MirrorStore {
     try versionCheck().verify(versions)
   }
 
+  /// ``verify(_:)`` of an export's versions, read in place, without a copy of them all.
+  public func verify(_ versions: PendingVersions) throws(UntrustedVersion) {
+    try versionCheck().verify(versions)
+  }
+
   /// Starts a check of versions that leave the mirror in several batches, each checked as
   /// ``verify(_:)`` checks them: checking the batches in order is one ``verify(_:)`` of all of
   /// them, without holding them all at once.
@@ -132,9 +137,21 @@ public struct VersionCheck: Sendable {
   ///
   /// - Throws: ``UntrustedVersion`` for the first that cannot be trusted.
   public func verify(_ versions: some Sequence<MirrorVersion>) throws(UntrustedVersion) {
-    let versions = Array(versions)
+    try verify(Array(versions))
+  }
+
+  /// ``verify(_:)`` of an export's versions, read in place.
+  public func verify(_ versions: PendingVersions) throws(UntrustedVersion) {
+    try verify(versions[...])
+  }
+
+  /// ``verify(_:)`` of versions read by position, in place.
+  private func verify<Versions: RandomAccessCollection<MirrorVersion> & Sendable>(
+    _ versions: Versions
+  ) throws(UntrustedVersion) where Versions.Index == Int {
+    let start = versions.startIndex
     let untrusted = Parallel.firstProblem(count: versions.count) { index -> String? in
-      let version = versions[index]
+      let version = versions[start + index]
       switch saved(version) {
       case true?: return nil
       case false?: return version.modelProblem
@@ -142,7 +159,7 @@ public struct VersionCheck: Sendable {
       }
     }
     if let (index, problem) = untrusted {
-      let version = versions[index]
+      let version = versions[start + index]
       throw UntrustedVersion(path: path, version: version.id, key: version.key, problem: problem)
     }
   }

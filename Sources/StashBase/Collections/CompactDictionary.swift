@@ -61,6 +61,22 @@ public struct CompactDictionary<Key: Hashable, Value> {
     }
   }
 
+  /// Where the entry of `key` is among the entries (what ``withValue(at:_:)`` reads), until
+  /// an entry is removed; `nil` when `key` has no value.
+  @inlinable
+  public func position(of key: Key) -> Int? {
+    find(key, hash: Self.hash(key)).entry
+  }
+
+  /// What `body` reads of the value of the entry at `position` (``position(of:)``), read where
+  /// it is (not copied out), without finding its key again.
+  @inlinable
+  public func withValue<Result>(
+    at position: Int, _ body: (borrowing Value) throws -> Result
+  ) rethrows -> Result {
+    try body(entries[position].value)
+  }
+
   /// The value of `key`, or `defaultValue` added for it when it is modified: modified in
   /// place (a value holding storage of its own is not copied).
   @inlinable
