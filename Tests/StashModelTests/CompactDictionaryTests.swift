@@ -103,6 +103,21 @@ import Testing
     #expect(table[99] == nil && table.count == 50)
   }
 
+  /// Grown one entry at a time, the buckets are the fewest power of two at least twice the
+  /// entries (not twice the array's room, which malloc rounds up past a power of two for an
+  /// entry of 40 bytes, a local store's key and its rows).
+  @Test func bucketsFollowTheEntries() {
+    var table = CompactDictionary<Int, (Int, Int, Int, Int)>()
+    for number in 0..<100_000 {
+      table[number] = (number, 0, 0, 0)
+      let count = number + 1
+      if count.isMultiple(of: 1_000) {
+        #expect(table.bucketCount >= 2 * count && table.bucketCount < 4 * count, "\(count)")
+      }
+    }
+    #expect(table.bucketCount == 262_144)
+  }
+
   /// Reserved room holds every entry without growing: the entries take exactly the room
   /// reserved, and the buckets twice that rounded up to a power of two.
   @Test func reservedRoomIsExact() {

@@ -252,7 +252,9 @@ public struct CompactDictionary<Key: Hashable, Value> {
     entries.append((key, value))
     var bucket = bucket
     if Self.bucketCount(for: entries.count) > buckets.count {
-      rebuild(Self.bucketCount(for: entries.capacity))
+      // From the count, not the array's room: an array's room is what malloc rounds up to,
+      // and just past a power of two it would take twice the buckets.
+      rebuild(Self.bucketCount(for: entries.count))
       bucket = emptyBucket(for: hash)
     }
     buckets[bucket] = UInt64(hash) << 32 | UInt64(entries.count)
