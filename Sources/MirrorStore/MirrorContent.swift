@@ -124,6 +124,9 @@ public struct MirrorContent: Sendable {
       if isPending && isNew { pending.insert(version.ref) }
     case .markExported(let refs, let segment):
       pending.subtract(refs)
+      // Emptied (an export sent everything): its room goes too. Reading a mirror whose first
+      // sync sent 100,000 versions filled it, then kept 10 MB for nothing.
+      if pending.isEmpty { pending = CompactSet() }
       exportedSegments.append(segment)
     case .markRead(let segment):
       readSegments.insert(segment)

@@ -26,4 +26,25 @@ import Testing
       #expect(mirror.content.versions.entryCapacity < 6_300)
     }
   }
+
+  /// An export that sends every pending version leaves the pending set without room: read
+  /// again, a mirror whose first sync sent 100,000 versions kept room for them all.
+  @Test func anEmptiedPendingSetKeepsNoRoom() throws {
+    try withTemporaryFolder { folder in
+      let mirror = try CheckedIdentityMemoryTests.openMirror(folder)
+      try CheckedIdentityMemoryTests.writeItems(3_100, named: "thing", into: mirror)
+      let refs = mirror.content.pending.map { $0 }
+      try mirror.update { _, transaction in
+        transaction.markExported(Array(refs.prefix(3_000)), segment: "devices/a/000001.jsonl")
+      }
+      #expect(mirror.content.pending.count == 100)
+      try mirror.update { _, transaction in
+        transaction.markExported(Array(refs.suffix(100)), segment: "devices/a/000002.jsonl")
+      }
+      #expect(mirror.content.pending.isEmpty)
+      #expect(mirror.content.pending.capacity == 0)
+      let reread = try CheckedIdentityMemoryTests.openMirror(folder)
+      #expect(reread.content.pending.isEmpty && reread.content.pending.capacity == 0)
+    }
+  }
 }
