@@ -7,9 +7,12 @@ import Testing
 
 @testable import MirrorStore
 
-/// A large save (a first sync's pass, an import) makes room in the mirror's tables for what
-/// it adds before applying it (issue 26, item 4): grown by doubling, a table of 100,000
-/// records kept room for 131,072, and while it grew its old and new storage were both alive.
+/// The room the mirror's tables keep (issue 26, item 4). A large save (a first sync's pass, an
+/// import) makes room for what it adds before applying it: grown by doubling, a table of
+/// 100,000 records kept room for 131,072, and while it grew its old and new storage were both
+/// alive. An export reads its versions from the tables, in an order that takes 8 bytes a
+/// version: a list of them (136 bytes a version, grown by doubling at first) was alive at a
+/// first sync's peak.
 @Suite struct ReservedTablesTests {
   @Test func aLargeSaveGrowsTheMirrorsTablesOnce() throws {
     try withTemporaryFolder { folder in
@@ -45,6 +48,18 @@ import Testing
       #expect(mirror.content.pending.capacity == 0)
       let reread = try CheckedIdentityMemoryTests.openMirror(folder)
       #expect(reread.content.pending.isEmpty && reread.content.pending.capacity == 0)
+    }
+  }
+
+  @Test func thePendingVersionsHoldOnlyTheirOrder() throws {
+    try withTemporaryFolder { folder in
+      let mirror = try CheckedIdentityMemoryTests.openMirror(folder)
+      try CheckedIdentityMemoryTests.writeItems(3_100, named: "thing", into: mirror)
+      let pending = mirror.content.pendingVersions
+      #expect(pending.count == 3_100)
+      #expect(pending.orderCapacity <= pending.count + 16, "room for \(pending.orderCapacity)")
+      let order = pending.map { [$0.key.model, $0.key.id.rawValue, $0.id.description] }
+      #expect(order == order.sorted { $0.lexicographicallyPrecedes($1) })
     }
   }
 }
