@@ -1,5 +1,5 @@
-public import StashBase
-public import StashModel
+import StashBase
+import StashModel
 
 /// The versions a mirror holds waiting to be exported, in ``VersionRef``'s order: read from
 /// the mirror's table of records where they are as they are visited, not copied into a list.

@@ -14,8 +14,22 @@
 /// entry into the removed one's place. Equality, like a dictionary's, ignores that order.
 @frozen
 public struct CompactDictionary<Key: Hashable, Value> {
+  /// A key and its value. A struct, not a tuple: a tuple with generic parts was copied through
+  /// the runtime's generic tuple copy, which looked up the tuple's type for every copy.
+  @usableFromInline
+  struct Entry {
+    @usableFromInline var key: Key
+    @usableFromInline var value: Value
+
+    @inlinable
+    init(_ key: Key, _ value: Value) {
+      self.key = key
+      self.value = value
+    }
+  }
+
   /// The entries, side by side.
-  @usableFromInline var entries: ContiguousArray<(key: Key, value: Value)>
+  @usableFromInline var entries: ContiguousArray<Entry>
   /// The buckets: 0 when empty, else the low 32 bits of the key's hash in the high half and
   /// the entry's position plus one in the low half. Their count is a power of two (or zero).
   @usableFromInline var buckets: ContiguousArray<UInt64>
@@ -173,8 +187,24 @@ public struct CompactDictionary<Key: Hashable, Value> {
 
   /// The values, in the entries' order.
   @inlinable
-  public var values: LazyMapSequence<ContiguousArray<(key: Key, value: Value)>, Value> {
-    entries.lazy.map(\.value)
+  public var values: Values { Values(base: self) }
+
+  /// The values of a dictionary, in its entries' order.
+  @frozen
+  public struct Values: RandomAccessCollection {
+    @usableFromInline let base: CompactDictionary
+
+    @inlinable
+    init(base: CompactDictionary) { self.base = base }
+
+    @inlinable
+    public var startIndex: Int { 0 }
+
+    @inlinable
+    public var endIndex: Int { base.entries.count }
+
+    @inlinable
+    public subscript(position: Int) -> Value { base.entries[position].value }
   }
 
   /// The same keys, with each value transformed.
@@ -183,7 +213,7 @@ public struct CompactDictionary<Key: Hashable, Value> {
     var mapped = CompactDictionary<Key, T>()
     mapped.buckets = buckets
     mapped.entries.reserveCapacity(entries.count)
-    for entry in entries { mapped.entries.append((entry.key, try transform(entry.value))) }
+    for entry in entries { mapped.entries.append(.init(entry.key, try transform(entry.value))) }
     return mapped
   }
 
@@ -249,7 +279,7 @@ public struct CompactDictionary<Key: Hashable, Value> {
   /// Adds an entry for a key that has none; `bucket` is the empty one `find` gave.
   @inlinable
   mutating func insert(_ key: Key, _ value: Value, hash: UInt32, at bucket: Int) {
-    entries.append((key, value))
+    entries.append(Entry(key, value))
     var bucket = bucket
     if Self.bucketCount(for: entries.count) > buckets.count {
       // From the count, not the array's room: an array's room is what malloc rounds up to,
@@ -304,7 +334,24 @@ extension CompactDictionary: Sequence {
   public typealias Element = (key: Key, value: Value)
 
   @inlinable
-  public func makeIterator() -> ContiguousArray<Element>.Iterator { entries.makeIterator() }
+  public func makeIterator() -> Iterator { Iterator(entries: entries) }
+
+  /// Visits the entries in order.
+  @frozen
+  public struct Iterator: IteratorProtocol {
+    @usableFromInline let entries: ContiguousArray<Entry>
+    @usableFromInline var position = 0
+
+    @inlinable
+    init(entries: ContiguousArray<Entry>) { self.entries = entries }
+
+    @inlinable
+    public mutating func next() -> Element? {
+      guard position < entries.count else { return nil }
+      defer { position += 1 }
+      return (entries[position].key, entries[position].value)
+    }
+  }
 
   @inlinable
   public var underestimatedCount: Int { entries.count }
@@ -329,3 +376,5 @@ extension CompactDictionary: Equatable where Value: Equatable {
 
 extension CompactDictionary: Sendable where Key: Sendable, Value: Sendable {}
 extension CompactDictionary.Keys: Sendable where Key: Sendable, Value: Sendable {}
+extension CompactDictionary.Values: Sendable where Key: Sendable, Value: Sendable {}
+extension CompactDictionary.Entry: Sendable where Key: Sendable, Value: Sendable {}
