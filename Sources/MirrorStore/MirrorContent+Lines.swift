@@ -1,5 +1,4 @@
 public import JSONLines
-import StashBase
 public import StashModel
 
 extension MirrorContent {
@@ -15,28 +14,6 @@ extension MirrorContent {
       versionLines.append((version.key, span))
     }
     lastLine = span
-  }
-
-  /// Makes room for the versions of a saved transaction before it is applied (a first sync's
-  /// pass, an import): the tables of records, lines and pending versions grow once, to
-  /// what they will hold, instead of by doubling. Only records the mirror has no version of
-  /// add an entry to its table of records (a record given several new versions is counted
-  /// for each: room reserved and never written costs no memory the system gives).
-  public mutating func reserveCapacity(forApplying changes: [MirrorChange]) {
-    guard changes.count >= 1_024 else { return }  // a small save: nothing worth it
-    var versions = 0
-    var newRecords = 0
-    var pending = 0
-    for change in changes {
-      guard case .addVersion(let version, let isPending) = change else { continue }
-      versions += 1
-      if isPending { pending += 1 }
-      if self.versions[version.key] == nil { newRecords += 1 }
-    }
-    guard versions >= 1_024 else { return }
-    self.versions.reserveCapacity(self.versions.count + newRecords)
-    if linesAreKnown { versionLines.reserveCapacity(versionLines.count + versions) }
-    if pending > 0 { self.pending.reserveCapacity(self.pending.count + pending) }
   }
 
   public mutating func forgetLineSpans() {

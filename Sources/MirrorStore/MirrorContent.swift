@@ -66,9 +66,9 @@ public struct MirrorContent: Sendable {
   /// Records a version read from the file shares when it holds an equal one.
   let sharing: RecordSharing?
   /// Every known version, per record, by id, with the record's leaves.
-  public internal(set) var versions = CompactDictionary<RecordKey, RecordVersions>()
+  public private(set) var versions = CompactDictionary<RecordKey, RecordVersions>()
   /// Versions written here and not yet exported.
-  public internal(set) var pending = CompactSet<VersionRef>()
+  public private(set) var pending = CompactSet<VersionRef>()
   /// Segments already read, by path relative to the shared folder.
   public private(set) var readSegments: Set<String> = []
   /// Segments this device exported.
@@ -143,6 +143,28 @@ public struct MirrorContent: Sendable {
     case .notePeer(let peer):
       peers[peer.device] = peer
     }
+  }
+
+  /// Makes room for the versions of a saved transaction before it is applied (a first sync's
+  /// pass, an import): the tables of records, lines and pending versions grow once, to
+  /// what they will hold, instead of by doubling. Only records the mirror has no version of
+  /// add an entry to its table of records (a record given several new versions is counted
+  /// for each: room reserved and never written costs no memory the system gives).
+  public mutating func reserveCapacity(forApplying changes: [MirrorChange]) {
+    guard changes.count >= 1_024 else { return }  // a small save: nothing worth it
+    var versions = 0
+    var newRecords = 0
+    var pending = 0
+    for change in changes {
+      guard case .addVersion(let version, let isPending) = change else { continue }
+      versions += 1
+      if isPending { pending += 1 }
+      if self.versions[version.key] == nil { newRecords += 1 }
+    }
+    guard versions >= 1_024 else { return }
+    self.versions.reserveCapacity(self.versions.count + newRecords)
+    if linesAreKnown { versionLines.reserveCapacity(versionLines.count + versions) }
+    if pending > 0 { self.pending.reserveCapacity(self.pending.count + pending) }
   }
 
   /// Adds a version, or merges a known one; returns whether it was new.

@@ -137,16 +137,16 @@ public struct VersionCheck: Sendable {
   ///
   /// - Throws: ``UntrustedVersion`` for the first that cannot be trusted.
   public func verify(_ versions: some Sequence<MirrorVersion>) throws(UntrustedVersion) {
-    try verify(Array(versions))
+    try verifyInPlace(Array(versions))
   }
 
   /// ``verify(_:)`` of an export's versions, read in place.
   public func verify(_ versions: PendingVersions) throws(UntrustedVersion) {
-    try verify(versions[...])
+    try verifyInPlace(versions[...])
   }
 
   /// ``verify(_:)`` of versions read by position, in place.
-  private func verify<Versions: RandomAccessCollection<MirrorVersion> & Sendable>(
+  private func verifyInPlace<Versions: RandomAccessCollection<MirrorVersion> & Sendable>(
     _ versions: Versions
   ) throws(UntrustedVersion) where Versions.Index == Int {
     let start = versions.startIndex

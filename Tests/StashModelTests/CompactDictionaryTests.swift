@@ -74,7 +74,6 @@ import Testing
     #expect(forward != backward)
     backward[42] = nil
     #expect(forward != backward)
-    #expect(forward.mapValues { Int($0)! } == CompactDictionary(uniqueKeys: 0..<100))
     let literal: CompactDictionary<Int, String> = [1: "a", 2: "b"]
     #expect(literal.count == 2 && literal[1] == "a" && literal[3] == nil)
   }
@@ -159,13 +158,5 @@ import Testing
     #expect(Set(set.indices.map { set[$0] }) == reference, "by position")
     let literal: CompactSet = [3, 1, 3]
     #expect(literal.count == 2 && literal.contains(1) && !literal.contains(2))
-  }
-}
-
-extension CompactDictionary where Key == Int, Value == Int {
-  /// Each key its own value.
-  init(uniqueKeys keys: Range<Int>) {
-    self.init()
-    for key in keys { self[key] = key }
   }
 }

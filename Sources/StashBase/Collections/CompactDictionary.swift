@@ -207,16 +207,6 @@ public struct CompactDictionary<Key: Hashable, Value> {
     public subscript(position: Int) -> Value { base.entries[position].value }
   }
 
-  /// The same keys, with each value transformed.
-  @inlinable
-  public func mapValues<T>(_ transform: (Value) throws -> T) rethrows -> CompactDictionary<Key, T> {
-    var mapped = CompactDictionary<Key, T>()
-    mapped.buckets = buckets
-    mapped.entries.reserveCapacity(entries.count)
-    for entry in entries { mapped.entries.append(.init(entry.key, try transform(entry.value))) }
-    return mapped
-  }
-
   /// How many entries the array has room for.
   package var entryCapacity: Int { entries.capacity }
 
