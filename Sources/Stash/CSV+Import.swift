@@ -11,14 +11,12 @@ extension DeviceFolder {
   ///   - bytes: The file's bytes.
   ///   - path: The file, for messages.
   ///   - now: The creation time of items without one.
-  ///   - lines: How many lines the file has: room for as many entries is made at once.
   /// - Throws: ``StashError`` (refused) naming the line of the first problem.
-  static func csvEntries(_ bytes: [UInt8], path: String, now: Timestamp, lines: Int)
-    throws(StashError) -> [ImportEntry]
+  static func csvEntries(_ bytes: [UInt8], path: String, now: Timestamp)
+    throws(StashError) -> ImportEntries
   {
     var columns: CSVColumns?
-    var entries = [ImportEntry]()
-    entries.reserveCapacity(max(0, lines - 1))
+    var entries = ImportEntries()
     try CSV.forEachRecord(in: bytes) { problem in
       problem.isNotUTF8
         ? notUTF8(path)

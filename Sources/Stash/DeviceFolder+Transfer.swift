@@ -29,7 +29,7 @@ public struct ImportFile: Hashable, Sendable {
   /// The file.
   public let path: String
   /// Its items, in file order.
-  public let entries: [ImportEntry]
+  public let entries: ImportEntries
   /// The photos the file carries (JSON lines), checked against their SHA-256 and size.
   public var photos: [SHA256Digest: [UInt8]] = [:]
 }
@@ -138,7 +138,7 @@ extension DeviceFolder {
       }
       throw .refused("Cannot read '\(path)': \(error.reason)")
     }
-    let lines = try TransferLimits.checkLines(of: bytes, path: path)
+    try TransferLimits.checkLines(of: bytes, path: path)
     // The header compared as text (a combining mark after it makes another last character),
     // with a few bytes past it; a CSV file's bytes are checked as UTF-8 as they are read.
     let header = CSV.line(csvColumns)
@@ -147,9 +147,9 @@ extension DeviceFolder {
       ?? (path.lowercased().hasSuffix(".csv")
         || String(decoding: bytes.prefix(header.utf8.count + 4), as: UTF8.self).hasPrefix(header))
     var photos = TransferPhotos.Collector()
-    let entries: [ImportEntry]
+    let entries: ImportEntries
     if isCSV {
-      entries = try csvEntries(bytes, path: path, now: now, lines: lines)
+      entries = try csvEntries(bytes, path: path, now: now)
     } else {
       guard let text = String(validating: bytes, as: UTF8.self) else { throw notUTF8(path) }
       entries = try jsonEntries(text, path: path, photos: &photos)
@@ -183,8 +183,8 @@ extension DeviceFolder {
   /// by name, or created. A photo the file carries is stored first; one whose bytes are
   /// neither in the file nor in this folder's blobs is left off (and counted in the report).
   ///
-  /// The file is consumed: its entries are let go once their records are made, before they
-  /// are written (they were a sixth of what a 100,000-row import held at its peak).
+  /// The file is consumed: its entries are let go a block at a time as their records are
+  /// made (``ImportEntries``), before they are written.
   ///
   /// - Parameter progress: Told after each entry how many of all are done (for a progress
   ///   line on a terminal).
@@ -220,14 +220,16 @@ extension DeviceFolder {
       var seen = Set<RecordID>(minimumCapacity: entries.count)
       transaction.reserveCapacity(entries.count + Self.locationsMadeAtOnce)
       let total = entries.count
-      for (index, entry) in entries.enumerated() {
-        defer { progress(index + 1, total) }
+      var done = 0
+      try entries.removeAll { entry throws(StashError) in
+        done += 1
+        defer { progress(done, total) }
         var item = entry.item
         // The key without building the item's record for it (twice, for each of 100,000 rows).
         let key = RecordKey(model: InventorySchemas.item.model, id: item.id)
         guard content.rowsByKey[key] == nil, seen.insert(item.id).inserted else {
           report.alreadyHere += 1
-          continue
+          return
         }
         if content.tombstones[key] != nil { item.id = self.newIdentifier() }
         if let name = entry.locationName {
@@ -254,8 +256,6 @@ extension DeviceFolder {
         try StashError.model(transaction.insert(item.record))
         report.added.append(item.id)
       }
-      // The records hold what the entries held: the entries go before the write.
-      entries = []
       return report
     }
   }
@@ -268,8 +268,8 @@ extension DeviceFolder {
 
   private static func jsonEntries(
     _ text: String, path: String, photos: inout TransferPhotos.Collector
-  ) throws(StashError) -> [ImportEntry] {
-    var entries = [ImportEntry]()
+  ) throws(StashError) -> ImportEntries {
+    var entries = ImportEntries()
     for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
       .enumerated()
     where !line.allSatisfy(\.isWhitespace) {
