@@ -21,8 +21,8 @@ extension InventoryDigest {
     sectionLength: Int, read: @escaping (Int, Int) -> [UInt8]?, with changes: [RecordKey: Entry?]
   ) -> InventoryDigest? {
     var cursor = SectionCursor(length: sectionLength, read: read)
-    var byModel = [String: [String: Entry?]]()
-    for (key, entry) in changes { byModel[key.model, default: [:]][key.id.rawValue] = entry }
+    var byModel = [String: [RecordID: Entry?]]()
+    for (key, entry) in changes { byModel[key.model, default: [:]][key.id] = entry }
     var result = InventoryDigest()
     guard let modelCount = cursor.u32() else { return nil }
     var stored = Set<String>()
@@ -56,12 +56,14 @@ extension InventoryDigest {
         while cursor.offset < end {
           guard cursor.take(1)?.first == UInt8(bucket), let size = cursor.take(1)?.first,
             let id = cursor.take(Int(size)), let kind = cursor.take(1)?.first, kind <= 1,
-            let hash = cursor.take(32).flatMap({ SHA256Digest(bytes: $0) })
+            let hash = cursor.take(32).flatMap({ SHA256Digest(bytes: $0) }),
+            // Every id a section holds is a record's (a sync writes it from the store).
+            let recordID = RecordID(String(decoding: id, as: UTF8.self))
           else { return nil }
           // Strictly increasing ids within a group, as a section is written.
           if let previous, !previous.lexicographicallyPrecedes(id) { return nil }
           previous = id
-          tree.leaves[bucket][String(decoding: id, as: UTF8.self)] = Entry(
+          tree.leaves[bucket][recordID] = Entry(
             isTombstone: kind == 1, hash: SnapshotHash(digest: hash))
         }
         guard cursor.offset == end else { return nil }
@@ -81,7 +83,8 @@ extension InventoryDigest {
   /// `tree` (a model's bucket hashes and the leaves of its `dirty` buckets, `count` entries)
   /// with `changed` applied and its dirty buckets rehashed; `nil` when it is left empty.
   private static func patched(
-    _ tree: ModelTree, _ model: String, count: Int, _ changed: [String: Entry?], _ dirty: Set<Int>
+    _ tree: ModelTree, _ model: String, count: Int, _ changed: [RecordID: Entry?],
+    _ dirty: Set<Int>
   ) -> ModelTree? {
     var tree = tree
     var count = count

@@ -34,8 +34,8 @@ public import StashModel
 extension InventoryDigest {
   /// The section's bytes.
   ///
-  /// - Returns: The bytes, or `nil` when an id or model name is longer than the format allows,
-  ///   or the digest was itself read back from a section (it lacks the leaves of some
+  /// - Returns: The bytes, or `nil` when a model name is longer than the format allows, or the
+  ///   digest was itself read back from a section (it lacks the leaves of some
   ///   buckets).
   public func sectionBytes() -> [UInt8]? {
     guard models.values.allSatisfy({ $0.summarized.isEmpty }) else { return nil }
@@ -48,14 +48,13 @@ extension InventoryDigest {
       Self.append(UInt32(tree.count), to: &body)
       for bucket in tree.buckets { bucket.appendBytes(to: &body) }
       for leaves in tree.leaves {
-        Self.append(UInt32(leaves.keys.reduce(0) { $0 + 35 + $1.utf8.count }), to: &body)
+        Self.append(UInt32(leaves.count * (35 + RecordID.textLength)), to: &body)
       }
       for (bucket, leaves) in tree.leaves.enumerated() {
-        let group = Array(leaves)
-        for index in Self.byteOrder(of: group.map(\.key)) {
-          let (id, entry) = group[index]
+        for (id, entry) in leaves.sorted(by: { $0.key < $1.key }) {
           body.append(UInt8(bucket))
-          guard Self.appendShort(id, to: &body) else { return nil }
+          body.append(UInt8(RecordID.textLength))
+          id.appendText(to: &body)
           body.append(entry.isTombstone ? 1 : 0)
           entry.hash.digest.appendBytes(to: &body)
         }
@@ -75,22 +74,20 @@ extension InventoryDigest {
     section bytes: [UInt8], for entries: some Sequence<(key: RecordKey, value: Entry)>
   ) -> (digest: InventoryDigest, rehashed: Int)? {
     guard let file = DigestFile(bytes: bytes) else { return nil }
-    var byModel = [String: [(id: String, entry: Entry)]]()
-    for (key, entry) in entries { byModel[key.model, default: []].append((key.id.rawValue, entry)) }
+    var byModel = [String: [(id: RecordID, entry: Entry)]]()
+    for (key, entry) in entries { byModel[key.model, default: []].append((key.id, entry)) }
     var result = InventoryDigest()
     var rehashed = 0
     for (model, var list) in byModel {
       guard let stored = file.models[model] else {
         let fresh = InventoryDigest(
           Dictionary(
-            uniqueKeysWithValues: list.map {
-              (RecordKey(model: model, id: RecordID($0.id)!), $0.entry)
-            }))
+            uniqueKeysWithValues: list.map { (RecordKey(model: model, id: $0.id), $0.entry) }))
         result.models[model] = fresh.models[model]
         rehashed += fresh.models[model]?.buckets.count ?? 0
         continue
       }
-      list = sortedByBytes(list)
+      list.sort { $0.id < $1.id }  // the order of their texts' bytes (``bucketHash(_:)``)
       var tree = ModelTree()
       var bucketOf = [UInt8](repeating: 0, count: list.count)
       var dirty = [Bool](repeating: false, count: bucketCount)
@@ -160,67 +157,9 @@ extension InventoryDigest {
     return (result, rehashed)
   }
 
-  /// `list` in the byte order of its ids: sorted on each id's first 16 bytes packed in two
-  /// integers (no reference counting in the sort), ties broken on the whole id.
-  static func sortedByBytes(_ list: [(id: String, entry: Entry)]) -> [(id: String, entry: Entry)] {
-    byteOrder(of: list.map(\.id)).map { list[$0] }
-  }
-
-  /// The positions of `ids` in the order of their UTF-8 bytes (each compared by its first 16
-  /// bytes in two integer loads; only ties compare the rest).
-  static func byteOrder(of ids: [String]) -> [Int] {
-    struct SortKey {
-      var high: UInt64
-      var low: UInt64
-      var index: Int
-    }
-    var keys = [SortKey]()
-    keys.reserveCapacity(ids.count)
-    for (index, item) in ids.enumerated() {
-      var id = item
-      let (high, low) = id.withUTF8 { utf8 -> (UInt64, UInt64) in
-        var words: (UInt64, UInt64) = (0, 0)
-        for position in 0..<min(16, utf8.count) {
-          let shift = UInt64(56 - 8 * (position & 7))
-          if position < 8 {
-            words.0 |= UInt64(utf8[position]) << shift
-          } else {
-            words.1 |= UInt64(utf8[position]) << shift
-          }
-        }
-        return words
-      }
-      keys.append(SortKey(high: high, low: low, index: index))
-    }
-    keys.sort { a, b in
-      if a.high != b.high { return a.high < b.high }
-      if a.low != b.low { return a.low < b.low }
-      return precedes(ids[a.index], ids[b.index])
-    }
-    return keys.map(\.index)
-  }
-
-  /// Whether `a`'s UTF-8 bytes sort before `b`'s (the section's order of ids).
-  static func precedes(_ a: String, _ b: String) -> Bool {
-    var a = a
-    var b = b
-    return a.withUTF8 { x in
-      b.withUTF8 { y in
-        let count = min(x.count, y.count)
-        var index = 0
-        while index < count {
-          if x[index] != y[index] { return x[index] < y[index] }
-          index += 1
-        }
-        return x.count < y.count
-      }
-    }
-  }
-
-  /// -1, 0 or 1 as `id`'s UTF-8 bytes sort before, equal or after `count` bytes at `offset`.
-  private static func compare(_ id: String, _ bytes: [UInt8], at offset: Int, count: Int) -> Int {
-    var id = id
-    return id.withUTF8 { x in
+  /// -1, 0 or 1 as `id`'s text sorts before, equal or after `count` bytes at `offset`.
+  private static func compare(_ id: RecordID, _ bytes: [UInt8], at offset: Int, count: Int) -> Int {
+    id.withText { x in
       let shared = min(x.count, count)
       var index = 0
       while index < shared {

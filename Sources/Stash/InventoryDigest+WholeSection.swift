@@ -22,19 +22,16 @@ extension InventoryDigest {
       let list = byModel[model]!
       let name = Array(model.utf8)
       guard name.count <= 255 else { return nil }
-      // Each id's text once, and its bucket (the first byte of its SHA-256), on every core.
-      let texts = Parallel.map(count: list.count) { index in
-        var text = [UInt8]()
-        text.reserveCapacity(RecordID.textLength)
-        list[index].id.appendText(to: &text)
-        return (text: text, bucket: SHA256.hash(text).withUnsafeBytes { $0[0] })
-      }
+      // Each id's bucket (the first byte of its text's SHA-256), on every core; the text is
+      // written on the stack, and again into the body (an array per id was 8 MB at 100,000).
+      let buckets = Parallel.map(count: list.count) { index in UInt8(bucket(of: list[index].id)) }
       var groups = [[Int]](repeating: [], count: bucketCount)
-      for index in list.indices { groups[Int(texts[index].bucket)].append(index) }
+      for index in list.indices { groups[Int(buckets[index])].append(index) }
       for bucket in groups.indices { groups[bucket].sort { list[$0].id < list[$1].id } }
       let hashes = Parallel.map(count: bucketCount, minimumChunk: 16) { [groups] bucket in
         groups[bucket].isEmpty
-          ? emptyBucket : leavesHash(groups[bucket].map { (texts[$0].text, list[$0].entry) })
+          ? emptyBucket
+          : bucketHash(sorted: groups[bucket].lazy.map { (id: list[$0].id, entry: list[$0].entry) })
       }
       body.append(UInt8(name.count))
       body += name
@@ -48,31 +45,12 @@ extension InventoryDigest {
         for index in group {
           body.append(UInt8(bucket))
           body.append(UInt8(RecordID.textLength))
-          body += texts[index].text
+          list[index].id.appendText(to: &body)
           body.append(list[index].entry.isTombstone ? 1 : 0)
           list[index].entry.hash.digest.appendBytes(to: &body)
         }
       }
     }
     return body
-  }
-
-  /// A bucket's hash over its leaves, given in id order as their ids' text and entries (see
-  /// ``leaf(id:entry:)`` and ``bucketHash(_:)``, which this equals).
-  private static func leavesHash(_ leaves: [(text: [UInt8], entry: Entry)]) -> SHA256Digest {
-    var hasher = SHA256()
-    hasher.update([0x01, UInt8(ascii: "B")])
-    var leaf = [UInt8]()
-    leaf.reserveCapacity(8 + RecordID.textLength + 32)
-    for (text, entry) in leaves {
-      leaf.removeAll(keepingCapacity: true)
-      leaf += [0x01, UInt8(ascii: "L")]
-      withUnsafeBytes(of: UInt32(text.count).bigEndian) { leaf.append(contentsOf: $0) }
-      leaf += text
-      leaf.append(entry.isTombstone ? 1 : 0)
-      entry.hash.digest.appendBytes(to: &leaf)
-      SHA256.hash(leaf).withUnsafeBytes { hasher.update($0) }
-    }
-    return hasher.finalize()
   }
 }

@@ -86,6 +86,21 @@ public struct RecordID: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
   }
 
+  /// Calls `body` with the 36 bytes of ``rawValue``, written on the stack: no string and no
+  /// array (a digest finds the bucket of every record of both stores by hashing its id).
+  ///
+  /// - Parameter body: Reads the bytes; they are valid only during the call.
+  /// - Returns: What `body` returns.
+  public func withText<Result, Failure: Error>(
+    _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.textLength) {
+      buffer throws(Failure) in
+      writeText(to: buffer.baseAddress!)
+      return try body(UnsafeRawBufferPointer(buffer))
+    }
+  }
+
   /// Appends ``rawValue`` as a JSON string (in quotes; it needs no escape), without building
   /// the string: a version's line names its record's id, and a first sync writes one for
   /// every record.
