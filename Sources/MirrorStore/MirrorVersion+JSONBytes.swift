@@ -23,7 +23,7 @@ extension MirrorVersion {
     JSONWriter.writeRaw(#"],"generation":"#, into: &bytes)
     JSONWriter.writeInteger(generation, into: &bytes)
     JSONWriter.writeRaw(#","author":"#, into: &bytes)
-    JSONWriter.writeString(author.rawValue, into: &bytes)
+    author.appendJSONString(to: &bytes)
     JSONWriter.writeRaw(#","authoredAt":"#, into: &bytes)
     JSONWriter.writeDouble(authoredAt.secondsSince1970, into: &bytes)
     JSONWriter.writeRaw(#","snapshot":"#, into: &bytes)

@@ -45,6 +45,34 @@ import Testing
     #expect(perRecord < 450, "\(perRecord) bytes a record")
   }
 
+  /// A version read from its line holds no text of its author's id: each held a string of
+  /// its own (80 bytes of heap), 8 MB of a 100,000-version mirror read whole (massif), though
+  /// a mirror's versions name a device or two. By the heap in use, a version read from its
+  /// line (with its record) took 599 bytes with the text, and takes 504.
+  @Test func aVersionReadFromItsLineHoldsNoTextOfItsAuthor() throws {
+    guard HeapUsage.isAvailable else { return }
+    let epoch = Timestamp(secondsSince1970: 1_764_441_600)!
+    let device = DeviceID("00000000-0000-4000-8000-00000000a11c")!
+    let version = MirrorVersion(
+      snapshot: .record(Item(name: "Tube", quantity: 3, createdAt: epoch).record),
+      parents: [], generation: 1, author: device, authoredAt: epoch)
+    var line = [UInt8]()
+    version.appendJSON(to: &line)
+    func bytesPerVersion() -> Int {
+      let before = HeapUsage.bytesInUse
+      let read = (0..<Self.count).map { _ in
+        line.withUnsafeBytes {
+          MirrorVersion.read(line: $0, schemas: InventorySchemas.registry, format: nil)
+        }
+      }
+      let after = HeapUsage.bytesInUse
+      return withExtendedLifetime(read) { (after - before) / Self.count }
+    }
+    _ = bytesPerVersion()  // what measuring needs, made here first
+    let perVersion = try #require(HeapUsage.measuredAlone(bytesPerVersion))
+    #expect(perVersion < 550, "\(perVersion) bytes a version with its record")
+  }
+
   /// A snapshot is a record's size (and its case): a tombstone, 72 bytes inline, is boxed.
   /// Inline it made every snapshot 73 bytes and every mirror version 184 (136 now), in the
   /// mirror and in everything a pass keeps per record.
