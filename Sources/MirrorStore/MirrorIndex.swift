@@ -61,6 +61,9 @@ struct MirrorIndex: Sendable {
   var bodyLength: Int { summaryStart + summaryLength }
 
   /// The kind's head.
+  /// How many bytes ``encodedHead()`` gives.
+  static let headLength = 56
+
   func encodedHead() -> [UInt8] {
     var head = ByteWriter()
     head.integer(Int64(versionCount))
@@ -151,11 +154,10 @@ struct MirrorIndex: Sendable {
     for (key, _) in lines {
       keyStarts.append(keyBytes.count)
       let model = key.model.utf8
-      let id = key.id.rawValue.utf8
-      guard model.count <= 255, id.count <= 255 else { return nil }
+      guard model.count <= 255 else { return nil }
       keyBytes += model
       keyBytes.append(0)
-      keyBytes += id
+      key.id.appendText(to: &keyBytes)  // no string per line
     }
     keyStarts.append(keyBytes.count)
     // The first 16 bytes of each key as two big-endian words sort most pairs without a
@@ -173,8 +175,32 @@ struct MirrorIndex: Sendable {
         sortable.append((words.0, words.1, line))
       }
     }
+    // The parts after the entries, and the prefix, first: the body is reserved once for the
+    // whole file (grown by doubling, it was copied at 64 bytes a line and held twice, 6.4 and
+    // 12.8 MB at 100,000 versions, at a second device's import's peak).
+    let state = content.stateChanges.map {
+      JSONWriter.bytes(.object(MirrorContent.operation(for: $0)))
+    }
+    let pending = content.pending.sorted()
+    guard let summary = MirrorSummary(of: content).encoded() else { return nil }
+    // Probes: lines spread through the versions, and the last operation line (a commit line
+    // alone could be the same after an undo and another transaction).
+    let step = max(1, content.versionLines.count / 14)
+    var anchors = stride(from: 0, to: content.versionLines.count, by: step).map {
+      content.versionLines[$0].span
+    }
+    if let last = content.lastLine { anchors.append(last) }
+    guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
+    let source = DerivedFile.Source.store(id: log.header.storeID.rawValue, prefix: prefix)
+    // At most: each line's key with its two lengths, entry count, table offset and span.
+    let bodyRoom =
+      keyBytes.count + lines.count * (2 + 4 + 4 + LineSpan.encodedLength)
+      + state.reduce(0) { $0 + 4 + $1.count }
+      + pending.reduce(0) { $0 + 2 + $1.key.model.utf8.count + RecordID.textLength + 32 }
+      + summary.count
     var body = ByteWriter()
-    body.output.reserveCapacity(lines.count * 64)
+    body.output.reserveCapacity(
+      bodyRoom + kind.prefixLength(bodyLength: bodyRoom, source: source, head: headLength))
     var offsets = [UInt32]()
     let fits = keyBytes.withUnsafeBufferPointer { raw -> Bool in
       let base = raw.baseAddress!
@@ -214,13 +240,11 @@ struct MirrorIndex: Sendable {
     let entriesLength = body.output.count
     for offset in offsets { body.integer(offset) }
     let stateStart = body.output.count
-    for change in content.stateChanges {
-      let bytes = JSONWriter.bytes(.object(MirrorContent.operation(for: change)))
+    for bytes in state {
       body.integer(UInt32(bytes.count))
       body.output += bytes
     }
     let pendingStart = body.output.count
-    let pending = content.pending.sorted()
     for ref in pending {
       let model = Array(ref.key.model.utf8)
       let id = ref.key.id.utf8Bytes
@@ -230,24 +254,15 @@ struct MirrorIndex: Sendable {
       body.output += ref.id.digest.bytes
     }
     let summaryStart = body.output.count
-    guard let summary = MirrorSummary(of: content).encoded() else { return nil }
     body.output += summary
-    // Probes: lines spread through the versions, and the last operation line (a commit line
-    // alone could be the same after an undo and another transaction).
-    let step = max(1, content.versionLines.count / 14)
-    var anchors = stride(from: 0, to: content.versionLines.count, by: step).map {
-      content.versionLines[$0].span
-    }
-    if let last = content.lastLine { anchors.append(last) }
-    guard let prefix = log.describePrefix(anchors: anchors) else { return nil }
     let index = MirrorIndex(
       storeID: log.header.storeID.rawValue, prefix: prefix, versionCount: content.versionCount,
       keyCount: keyCount, entriesLength: entriesLength, stateLength: pendingStart - stateStart,
       pendingCount: pending.count, pendingLength: summaryStart - pendingStart,
       summaryLength: summary.count)
-    return kind.encode(
-      source: .store(id: index.storeID, prefix: prefix), head: index.encodedHead(),
-      body: body.output)
+    let head = index.encodedHead()
+    assert(head.count == headLength)
+    return kind.encode(source: source, head: head, body: body.output)
   }
 }
 

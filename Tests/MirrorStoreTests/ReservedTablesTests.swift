@@ -30,6 +30,21 @@ import Testing
     }
   }
 
+  /// The mirror's index is built in room made once for the whole file: grown by doubling from
+  /// 64 bytes a version, its body held room for 128 (12.8 MB at 100,000 versions, beside
+  /// the 6.4 MB it was copied from, at a second device's import's peak).
+  @Test func theMirrorsIndexIsBuiltInRoomMadeOnce() throws {
+    try withTemporaryFolder { folder in
+      let mirror = try CheckedIdentityMemoryTests.openMirror(folder)
+      try CheckedIdentityMemoryTests.writeItems(3_100, named: "thing", into: mirror)
+      let built = mirror.file.withLog { log, content in
+        MirrorIndex.build(log: log, content: content)
+      }
+      let bytes = try #require(built ?? nil)
+      #expect(bytes.capacity <= bytes.count + bytes.count / 8, "room for \(bytes.capacity)")
+    }
+  }
+
   /// An export that sends every pending version leaves the pending set without room: read
   /// again, a mirror whose first sync sent 100,000 versions kept room for them all.
   @Test func anEmptiedPendingSetKeepsNoRoom() throws {

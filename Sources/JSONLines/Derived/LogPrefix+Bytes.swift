@@ -1,5 +1,10 @@
 public import StashFiles
 
+extension LineSpan {
+  /// How many bytes ``ByteWriter/span(_:)`` writes.
+  public static let encodedLength = 20
+}
+
 extension ByteWriter {
   /// Appends a line's offset, length and number.
   public mutating func span(_ span: LineSpan) {
