@@ -123,7 +123,7 @@ extension SyncFolder {
       guard case .addVersion(let version, let pending) = change else { return change }
       return .addVersion(version, pending: pending || version.author == device)
     }
-    try rewrite(store.file, as: device, changes: changes) { path, reason in
+    try rewrite(store, as: device, changes: changes) { path, reason in
       StashError(
         .refused,
         "Could not rewrite '\(path)' to export this device's changes again (\(reason)); the "
@@ -270,7 +270,7 @@ extension SyncFolder {
       default: change
       }
     }
-    try rewrite(mirror.file, as: content.deviceID, changes: changes) { path, reason in
+    try rewrite(mirror, as: content.deviceID, changes: changes) { path, reason in
       StashError(
         .refused,
         "Could not rewrite '\(path)' for the new shared folder (\(reason)); turn sync on with "

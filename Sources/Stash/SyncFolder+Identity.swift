@@ -63,7 +63,7 @@ extension SyncFolder {
     let change = IdentityChange(
       mirror: mirror.content, old: previous, new: current, droppingPending: !finishing)
     if !finishing {
-      try rewrite(mirror.file, as: current, changes: Self.reKeyed(mirror.content, keeping: change))
+      try rewrite(mirror, as: current, changes: Self.reKeyed(mirror.content, keeping: change))
     }
     let changes = change.localChanges(local.content.changesForCompaction).map {
       change -> LocalChange in
@@ -71,7 +71,7 @@ extension SyncFolder {
       settings.name = settings.name(changingID: previous, to: current)
       return .putSettings(settings)
     }
-    try rewrite(local.file, as: current, changes: changes)
+    try rewrite(local, as: current, changes: changes)
     return NewIdentityReport(
       previous: previous, current: current, versionsToExport: mirror.content.pending.count)
   }
@@ -96,19 +96,44 @@ extension SyncFolder {
     }
   }
 
+  /// Replaces the local store's file with one holding `changes` under a header naming
+  /// `device` (``rewrite(_:as:changes:failure:)-(LogStore<Content>,_,_,_)``), then writes its
+  /// index for the new file: the one on disk describes the file it replaced, and every
+  /// command read the store whole until the next save.
+  func rewrite(
+    _ store: LocalStore, as device: DeviceID, changes: [LocalChange],
+    failure: (_ path: String, _ reason: String) -> StashError = newIdentityFailure
+  ) throws(StashError) {
+    try rewrite(store.file, as: device, changes: changes, failure: failure)
+    store.maintainIndex()
+  }
+
+  /// ``rewrite(_:as:changes:failure:)-(LocalStore,_,_,_)`` of the mirror, whose index is
+  /// written for the new file too.
+  func rewrite(
+    _ store: MirrorStore, as device: DeviceID, changes: [MirrorChange],
+    failure: (_ path: String, _ reason: String) -> StashError = newIdentityFailure
+  ) throws(StashError) {
+    try rewrite(store.file, as: device, changes: changes, failure: failure)
+    store.maintainIndex()
+  }
+
+  /// The error of a rewrite for a new identity that failed.
+  private static func newIdentityFailure(_ path: String, _ reason: String) -> StashError {
+    StashError(
+      .refused,
+      "Could not give '\(path)' the new identity (\(reason)); nothing was lost, give it a "
+        + "new identity again", hint: .newIdentity)
+  }
+
   /// Replaces a store file with one holding `changes` under a header naming `device`, the way
   /// compaction replaces it (other processes notice the new file and read it again).
   ///
   /// - Parameter failure: The error for a rewrite that failed (the old file stays), given the
   ///   store's path and why.
-  func rewrite<Content: LogContent>(
+  private func rewrite<Content: LogContent>(
     _ store: LogStore<Content>, as device: DeviceID, changes: [Content.Change],
-    failure: (_ path: String, _ reason: String) -> StashError = { path, reason in
-      StashError(
-        .refused,
-        "Could not give '\(path)' the new identity (\(reason)); nothing was lost, give it a "
-          + "new identity again", hint: .newIdentity)
-    }
+    failure: (_ path: String, _ reason: String) -> StashError
   ) throws(StashError) {
     var header = store.header
     header.deviceID = device

@@ -121,7 +121,7 @@ extension SyncFolder {
         throw StashError(
           .refused, "The mirror of the copied folder '\(home)' must be read whole first")
       }
-      try rewrite(mirror.file, as: current, changes: mirror.content.changesForCompaction)
+      try rewrite(mirror, as: current, changes: mirror.content.changesForCompaction)
     }
     let changes = local.content.changesForCompaction.map { change -> LocalChange in
       guard case .putSettings(var settings) = change else { return change }
@@ -129,7 +129,7 @@ extension SyncFolder {
       settings.name = settings.name(changingID: previous, to: current)
       return .putSettings(settings)
     }
-    try rewrite(local.file, as: current, changes: changes)
+    try rewrite(local, as: current, changes: changes)
     options.notices(
       StoreNotice(
         .newIncarnation,

@@ -92,7 +92,7 @@ extension SyncFolder {
       default: change
       }
     }
-    try rewrite(mirror.file, as: content.deviceID, changes: changes) { path, reason in
+    try rewrite(mirror, as: content.deviceID, changes: changes) { path, reason in
       StashError(
         .refused,
         "Could not rewrite '\(path)' for zone '\(target.zone.prefix(8))' (\(reason)); nothing "
