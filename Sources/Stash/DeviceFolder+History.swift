@@ -125,16 +125,18 @@ extension DeviceFolder {
     var previous = ordered.last?.snapshot.record
     var last: SnapshotHash?
     for entry in log.entries {
-      let hash = entry.record?.snapshotHash ?? entry.tombstone?.hash
+      // Computed once: a version's hash is its canonical encoding and a SHA-256.
+      let recordHash = entry.record?.snapshotHash
+      let hash = recordHash ?? entry.tombstone?.hash
       // A save that rewrote the same version (a compaction, a copy to the mirror) is no change.
       defer { if let hash { last = hash } }
       if hash == last { continue }
       var event: HistoryEvent?
-      if let record = entry.record, !mirrorHashes.contains(record.snapshotHash) {
+      if let record = entry.record, let recordHash, !mirrorHashes.contains(recordHash) {
         event = HistoryEvent(
           kind: previous == nil ? .created : .edited, author: deviceID,
           at: Self.updatedAt(of: record),
-          changes: Self.changes(from: previous, to: record), hash: record.snapshotHash,
+          changes: Self.changes(from: previous, to: record), hash: recordHash,
           version: nil, record: record)
       } else if let tombstone = entry.tombstone, !mirrorHashes.contains(tombstone.hash) {
         event = HistoryEvent(
