@@ -108,7 +108,7 @@ extension MirrorStore {
   /// says.
   private static func content(
     focus: Set<RecordKey>, reader: MirrorIndexReader, header: LogHeader, log: Log,
-    tail: [Transaction], schemas: SchemaRegistry
+    tail: [MirrorChange], schemas: SchemaRegistry
   ) -> MirrorContent? {
     var content = MirrorContent(header: header, context: MirrorContent.Context(schemas: schemas))
     content.linesAreKnown = false
@@ -117,12 +117,8 @@ extension MirrorStore {
     for change in state { content.apply(change) }
     var keys = focus
     for ref in pending { keys.insert(ref.key) }
-    for transaction in tail {
-      for operation in transaction.operations where operation.object["version"] != nil {
-        guard case .addVersion(let version, _)? = try? content.change(from: operation.object)
-        else { continue }  // the replay says what is wrong, naming the line
-        keys.insert(version.key)
-      }
+    for change in tail {
+      if case .addVersion(let version, _) = change { keys.insert(version.key) }
     }
     for key in keys {
       guard let spans = reader.spans(of: key) else { return nil }

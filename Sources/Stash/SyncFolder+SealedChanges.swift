@@ -49,37 +49,31 @@ extension SyncFolder {
       seal.storeMatch(1, home: home, fileSystem: fileSystem) != nil,
       seal.sharedFolderOnlyGained(home: home, fileSystem: fileSystem)
     else { return nil }
-    let opened: (log: Log, state: (LogHeader, [Transaction]), tail: TailReport?)?
+    let read: (changes: [LocalChange], tail: TailReport?)?
     do {
-      opened = try Log.open(
-        at: home + "/" + LocalStore.fileName, resuming: prefix, format: LocalContent.format,
-        supportedVersion: LocalContent.version, recoverTail: false, fileSystem: fileSystem,
-        content: { header, _, transactions in (header, transactions) }, apply: { _, _ in })
+      read = try LogStore<LocalContent>.changes(
+        path: home + "/" + LocalStore.fileName, after: prefix, context: schemas,
+        fileSystem: fileSystem)
     } catch {
       return nil
     }
     // What follows the last commit is set aside by a full open, which says so.
-    guard let opened, opened.tail == nil else { return nil }
-    let decoder = LocalContent(header: opened.state.0, context: schemas)
+    guard let read, read.tail == nil else { return nil }
     var keys = Set<RecordKey>()
     var rows = Set<RowID>()
-    for transaction in opened.state.1 {
-      for operation in transaction.operations {
-        guard let change = try? decoder.change(from: operation.object, line: operation.line)
-        else { return nil }
-        switch change {
-        case .putRow(let row, let record, _):
-          keys.insert(record.key)
-          rows.insert(row)
-        case .removeRow(let row):
-          rows.insert(row)
-        case .putTombstone(let tombstone):
-          keys.insert(tombstone.key)
-        case .removeTombstone(let key):
-          keys.insert(key)
-        default:
-          return nil
-        }
+    for change in read.changes {
+      switch change {
+      case .putRow(let row, let record, _):
+        keys.insert(record.key)
+        rows.insert(row)
+      case .removeRow(let row):
+        rows.insert(row)
+      case .putTombstone(let tombstone):
+        keys.insert(tombstone.key)
+      case .removeTombstone(let key):
+        keys.insert(key)
+      default:
+        return nil
       }
     }
     return SealedChanges(keys: keys, rows: rows)

@@ -18,11 +18,14 @@ import Testing
   static let registry = try! SchemaRegistry([schema])
   static let count = 300
 
-  static func open(_ folder: URL, _ focus: LocalStore.Focus? = nil) throws -> LocalStore {
+  static func open(
+    _ folder: URL, _ focus: LocalStore.Focus? = nil,
+    policy: LocalStore.IndexPolicy = DeferredIndexTests.eager
+  ) throws -> LocalStore {
     try LocalStore.open(
       folder: folder.path, schemas: registry, lock: FolderLock(folder: folder.path),
       create: .init(deviceID: SyncFocusTests.device, deviceName: "salon-mac", time: epoch),
-      focus: focus, index: DeferredIndexTests.eager)
+      focus: focus, index: policy)
   }
 
   static func record(_ number: Int) -> Record {
@@ -63,6 +66,46 @@ import Testing
       for key in keys {
         #expect(opened.content.rows(for: key) == whole.rows(for: key))
       }
+    }
+  }
+
+  /// The lines saved after the index (up to 256 KiB of them: the state most one-record
+  /// commands meet) are read as a whole open reads them, straight from their bytes and once:
+  /// each was parsed into a tree and decoded twice, once to find the records it names and
+  /// once to apply it, which at 100,000 items was most of what `show` cost.
+  @Test func theLinesAfterTheIndexAreReadFromTheirBytesOnce() throws {
+    try withTemporaryFolder { folder in
+      let store = try Self.open(folder)
+      try store.update("the things") { _, transaction in
+        for number in 0..<Self.count { try transaction.insert(Self.record(number)) }
+      }
+      try Self.open(folder).maintainIndex()
+      #expect(FileManager.default.fileExists(atPath: store.indexPath))
+      // Saves that leave the index behind: the lines after its prefix.
+      let later = try Self.open(folder, policy: SyncFocusTests.once)
+      for number in 0..<20 {
+        try later.update("an edit") { content, transaction in
+          let row = try #require(content.rows(for: Self.record(number).key).first)
+          try transaction.replace(
+            row.row,
+            with: Record(
+              schema: Self.schema, id: row.record.id,
+              values: [.string("Edited \(number)"), .none]))
+        }
+      }
+      let keys: Set<RecordKey> = [Self.record(3).key, Self.record(250).key]
+      let (opened, trees) = try lineTreeCensus.counting(Self.schema.model) {
+        try Self.open(folder, LocalStore.Focus(keys: keys), policy: SyncFocusTests.once)
+      }
+      #expect(SyncFocusTests.isUsed(opened), "\(opened.openReport.index)")
+      #expect(trees == 0, "\(trees) line trees for 20 lines after the index")
+      let whole = try Self.open(folder, policy: SyncFocusTests.once).content
+      for key in keys {
+        #expect(opened.content.rows(for: key) == whole.rows(for: key))
+      }
+      #expect(
+        opened.content.rows(for: Self.record(3).key).first?.record.values.first
+          == .string("Edited 3"))
     }
   }
 }

@@ -76,11 +76,12 @@ extension Log {
   /// Opens a log whose committed prefix is already known (from an index), replaying only what
   /// follows the prefix.
   ///
-  /// The prefix is checked first (see ``LogPrefix``); the transactions after it are read
-  /// (with the same rules as a full open: damage before the last transaction throws); `content`
-  /// then builds the state of the prefix, knowing those transactions (reading the lines it
-  /// needs with ``operation(at:)``), and each transaction after the prefix is handed to
-  /// `apply`, in order.
+  /// The prefix is checked first (see ``LogPrefix``), and its header handed to `header`; the
+  /// lines after it are then read as a full open reads them (with the same rules: damage
+  /// before the last transaction throws), each operation line handed to `direct` as bytes
+  /// (or, when it declines, parsed to `operation`) and each commit to `commit`; `content` then
+  /// builds the state of the prefix, knowing those transactions (reading the lines it needs
+  /// with ``operation(at:)``), and applies them.
   ///
   /// - Returns: `nil` when the prefix does not describe this file (or `content` declines):
   ///   open it in full instead.
@@ -88,8 +89,11 @@ extension Log {
   public static func open<State>(
     at path: String, resuming prefix: LogPrefix, format: String, supportedVersion: Int,
     recoverTail: Bool, fileSystem: any FileSystem = POSIXFileSystem(),
-    content: (LogHeader, Log, [Transaction]) -> State?,
-    apply: (inout State, Transaction) throws(LogError) -> Void
+    header readHeader: (LogHeader) -> Void = { _ in },
+    operation: (Operation) throws(LogError) -> Void,
+    commit: (Int64) throws(LogError) -> Void,
+    direct: (UnsafeRawBufferPointer, LineSpan) -> Bool = { _, _ in false },
+    content: (LogHeader, Log) throws(LogError) -> State?
   ) throws(LogError) -> (log: Log, state: State, tail: TailReport?)? {
     let descriptor: FileDescriptor
     do {
@@ -131,17 +135,17 @@ extension Log {
       else { return nil }
     }
     opened.lastCommit = last.span
+    readHeader(header)
     // The transactions after the prefix are read first, so that `content` knows what they
-    // touch (a record they refer to), and applied after it.
+    // touch (a record they refer to), and applies them after it built the prefix's state.
+    // Its buffer is sized to them (a few kilobytes after most saves), not to a whole file.
     var scanner = Scanner(
       path: path, start: prefix.end, lastSequence: prefix.lastSequence, lines: prefix.lines,
-      expectsHeader: false)
-    var transactions = [Transaction]()
-    try scanner.scan(descriptor, fileSystem: fileSystem) { transaction in
-      transactions.append(transaction)
-    }
-    guard var state = content(header, opened, transactions) else { return nil }
-    for transaction in transactions { try apply(&state, transaction) }
+      expectsHeader: false,
+      bufferSize: Int(clamping: max(1 << 12, min(1 << 20, identity.size - prefix.end + 1))))
+    try scanner.scan(
+      descriptor, fileSystem: fileSystem, operation: operation, commit: commit, direct: direct)
+    guard let state = try content(header, opened) else { return nil }
     opened.committedEnd = scanner.committedEnd
     opened.lastSequence = scanner.lastSequence
     opened.committedLines = scanner.committedLines

@@ -65,12 +65,16 @@ struct Scanner {
   /// Why the first invalid line was invalid, if there was one.
   var firstBadReason: String? { firstBad?.reason }
 
+  /// How large the buffer a scan reads into starts (it grows for a longer line).
+  private let bufferSize: Int
+
   init(
     path: String, start: Int64, lastSequence: Int64, lines: Int, expectsHeader: Bool,
-    end: Int64? = nil
+    end: Int64? = nil, bufferSize: Int = 1 << 20
   ) {
     self.path = path
     self.end = end
+    self.bufferSize = bufferSize
     self.committedEnd = start
     self.lastSequence = lastSequence
     self.committedLines = lines
@@ -111,7 +115,7 @@ struct Scanner {
     commit: (Int64) throws(LogError) -> Void,
     direct: (UnsafeRawBufferPointer, LineSpan) -> Bool = { _, _ in false }
   ) throws(LogError) {
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    var buffer = [UInt8](repeating: 0, count: bufferSize)
     var carried = 0  // bytes at the buffer's front: the start of a line not yet complete
     var offset = committedEnd  // the file offset of the buffer's first byte
     var skipping = false  // inside a line longer than the limit, whose bytes are not kept

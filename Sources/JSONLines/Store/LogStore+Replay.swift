@@ -62,20 +62,17 @@ struct StreamedReplay<Content: LogContent> {
   ///
   /// - Throws: ``LogError/damaged(path:line:reason:)``.
   mutating func commit(into content: inout Content, path: String) throws(LogError) {
-    finishBatch(with: content)
+    var transaction = take(decoder: content)
+    try transaction.apply(to: &content, path: path)
+  }
+
+  /// The transaction read since the last commit, decoded and not applied (see
+  /// ``DecodedTransaction``); the next one starts empty.
+  mutating func take(decoder: Content) -> DecodedTransaction<Content> {
+    finishBatch(with: decoder)
     var batches: [[Decoded]] = []
     swap(&batches, &decoded)
-    for index in batches.indices {
-      let batch = batches[index]
-      batches[index] = []  // the batch's last reference is `batch`: freed once it is applied
-      for (change, span) in batch {
-        switch change {
-        case .success(let change): content.apply(change, at: span)
-        case .failure(let error):
-          throw .damaged(path: path, line: span.line, reason: error.message)
-        }
-      }
-    }
+    return DecodedTransaction(batches: batches)
   }
 
   /// Decodes the batch's parsed lines (on every core) and sets the batch aside.
@@ -97,6 +94,41 @@ struct StreamedReplay<Content: LogContent> {
       }
     }
     for (change, entry) in zip(changes, operations) { current[entry.index].change = change }
+  }
+}
+
+/// One committed transaction's operations, decoded (``StreamedReplay/take(decoder:)``): what a
+/// resumed open reads of the file after its prefix before the content they apply to is built
+/// (``LogStore/open(path:resuming:lock:context:access:compaction:fileSystem:content:)``).
+struct DecodedTransaction<Content: LogContent> {
+  fileprivate var batches: [[(change: Result<Content.Change, ModelError>, span: LineSpan)]]
+
+  /// How many operations it has.
+  var count: Int { batches.reduce(0) { $0 + $1.count } }
+
+  /// The operations that decoded, in order (one that did not stops ``apply(to:path:)``).
+  var changes: [Content.Change] {
+    batches.flatMap { $0.compactMap { try? $0.change.get() } }
+  }
+
+  /// Applies the operations to `content` in order, letting each batch go once applied: the
+  /// first that does not decode stops it, naming its line (the file is then damaged).
+  ///
+  /// - Throws: ``LogError/damaged(path:line:reason:)``.
+  mutating func apply(to content: inout Content, path: String) throws(LogError) {
+    var batches: [[(change: Result<Content.Change, ModelError>, span: LineSpan)]] = []
+    swap(&batches, &self.batches)
+    for index in batches.indices {
+      let batch = batches[index]
+      batches[index] = []  // the batch's last reference is `batch`: freed once it is applied
+      for (change, span) in batch {
+        switch change {
+        case .success(let change): content.apply(change, at: span)
+        case .failure(let error):
+          throw .damaged(path: path, line: span.line, reason: error.message)
+        }
+      }
+    }
   }
 }
 

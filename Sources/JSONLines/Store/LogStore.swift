@@ -228,16 +228,6 @@ public final class LogStore<Content: LogContent>: Sendable {
     }
     return (log, content!, tail)
   }
-
-  /// Applies one committed transaction read whole (``StreamedReplay`` decodes its operations
-  /// on every core, then applies them in order, the first that does not decode stopping it).
-  static func replay(
-    _ transaction: Transaction, into content: inout Content, path: String
-  ) throws(LogError) {
-    var replay = StreamedReplay<Content>()
-    for operation in transaction.operations { replay.add(operation, decoder: content) }
-    try replay.commit(into: &content, path: path)
-  }
 }
 
 /// Why a ``LogStore`` could not catch up or save.

@@ -139,7 +139,7 @@ extension LocalStore {
   /// through the index and checked; `nil` when a line is not what the index says.
   private static func content(
     for focus: Focus, from reader: IndexReader, header: LogHeader, log: Log,
-    tail: [Transaction], schemas: SchemaRegistry
+    tail: [LocalChange], schemas: SchemaRegistry
   ) -> LocalContent? {
     let index = reader.index
     var content = LocalContent(header: header, context: schemas)
@@ -211,14 +211,8 @@ extension LocalStore {
     // the rows loaded, and from the rows the tail writes (it is applied after this).
     var targets = Set<RecordKey>()
     var records = content.rows.values.map(\.record)
-    for transaction in tail {
-      for operation in transaction.operations {
-        if case .putRow(_, let record, _)? = try? content.change(
-          from: operation.object, line: operation.line)
-        {
-          records.append(record)
-        }
-      }
+    for change in tail {
+      if case .putRow(_, let record, _) = change { records.append(record) }
     }
     for record in records {
       for (field, value) in zip(record.schema.fields, record.values) {
