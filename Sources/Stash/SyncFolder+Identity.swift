@@ -96,22 +96,12 @@ extension SyncFolder {
     }
   }
 
-  /// Replaces the local store's file with one holding `changes` under a header naming
-  /// `device` (``rewrite(_:as:changes:failure:)-(LogStore<Content>,_,_,_)``), then writes its
-  /// index for the new file: the one on disk describes the file it replaced, and every
-  /// command read the store whole until the next save.
-  func rewrite(
-    _ store: LocalStore, as device: DeviceID, changes: [LocalChange],
-    failure: (_ path: String, _ reason: String) -> StashError = newIdentityFailure
-  ) throws(StashError) {
-    try rewrite(store.file, as: device, changes: changes, failure: failure)
-    store.maintainIndex()
-  }
-
-  /// ``rewrite(_:as:changes:failure:)-(LocalStore,_,_,_)`` of the mirror, whose index is
-  /// written for the new file too.
-  func rewrite(
-    _ store: MirrorStore, as device: DeviceID, changes: [MirrorChange],
+  /// Replaces a store's file with one holding `changes` under a header naming `device`
+  /// (``rewrite(_:as:changes:failure:)-(LogStore<Content>,_,_,_)``), then writes its index
+  /// for the new file: the one on disk describes the file it replaced, and every command read
+  /// the store whole until the next save.
+  func rewrite<Store: IndexedStore>(
+    _ store: Store, as device: DeviceID, changes: [Store.Content.Change],
     failure: (_ path: String, _ reason: String) -> StashError = newIdentityFailure
   ) throws(StashError) {
     try rewrite(store.file, as: device, changes: changes, failure: failure)
@@ -156,3 +146,15 @@ extension SyncFolder {
     }
   }
 }
+
+/// A store with a derived index of its file: the local store and the mirror.
+protocol IndexedStore {
+  associatedtype Content: LogContent
+  /// The store's file.
+  var file: LogStore<Content> { get }
+  /// Writes the index again when it is missing, of another file, or far behind.
+  func maintainIndex()
+}
+
+extension LocalStore: IndexedStore {}
+extension MirrorStore: IndexedStore {}

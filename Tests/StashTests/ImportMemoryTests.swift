@@ -30,27 +30,9 @@ import Testing
   /// on this thread, as a measurement in a forked process needs.
   @Test func anImportHoldsNoCopyOfItsItemsWhenItWrites() throws {
     guard HeapUsage.isAvailable else { return }
-    try withTemporaryFolder { folder in
-      let csv = folder.appendingPathComponent("items.csv")
-      let rows = (0..<Self.items).map {
-        "Tube number \($0) of the top shelf,\($0 % 7),Bought at the market on the corner\n"
-      }
-      try Data(("name,quantity,notes\n" + rows.joined()).utf8).write(to: csv)
-      func device(_ name: String) throws -> DeviceFolder {
-        try DeviceFolder.open(
-          at: folder.appendingPathComponent(name).path,
-          options: DeviceFolder.Options(deviceName: "test-device", clock: { epoch }))
-      }
-      let warm = try device("warm")
-      let measured = try device("measured")
-      _ = Self.bytesHeldBesideTheStore(importing: csv.path, into: warm)
-      let perItem = try #require(
-        HeapUsage.measuredAlone {
-          Self.bytesHeldBesideTheStore(importing: csv.path, into: measured)
-        })
-      #expect(perItem > 0, "the save's observer was never told")
-      #expect(perItem < 400, "\(perItem) bytes an item")
-    }
+    let perItem = try #require(try Self.measuredImport(Self.bytesHeldBesideTheStore))
+    #expect(perItem > 0, "the save's observer was never told")
+    #expect(perItem < 400, "\(perItem) bytes an item")
   }
 
   /// An import lets the file's entries go as it makes their records, a block of them at a
@@ -62,9 +44,20 @@ import Testing
   /// an item when they were held to the end, 173 when let go in blocks of 256.
   @Test func anImportLetsItsEntriesGoAsItMakesTheirRecords() throws {
     guard HeapUsage.isAvailable else { return }
+    let perItem = try #require(try Self.measuredImport(Self.bytesGrownWhileMakingRecords))
+    #expect(perItem != Int.min, "the import failed")
+    #expect(perItem < 250, "\(perItem) bytes an item")
+  }
+
+  /// What `measure` finds of an import of ``items`` rows of a CSV file into a new folder, in
+  /// a child process (``HeapUsage/measuredAlone(_:)``), after a first import into another
+  /// folder made everything the measurement needs.
+  private static func measuredImport(
+    _ measure: @escaping (_ path: String, _ device: DeviceFolder) -> Int
+  ) throws -> Int? {
     try withTemporaryFolder { folder in
       let csv = folder.appendingPathComponent("items.csv")
-      let rows = (0..<Self.items).map {
+      let rows = (0..<items).map {
         "Tube number \($0) of the top shelf,\($0 % 7),Bought at the market on the corner\n"
       }
       try Data(("name,quantity,notes\n" + rows.joined()).utf8).write(to: csv)
@@ -75,21 +68,14 @@ import Testing
       }
       let warm = try device("warm")
       let measured = try device("measured")
-      _ = Self.bytesGrownWhileMakingRecords(importing: csv.path, into: warm)
-      let perItem = try #require(
-        HeapUsage.measuredAlone {
-          Self.bytesGrownWhileMakingRecords(importing: csv.path, into: measured)
-        })
-      #expect(perItem != Int.min, "the import failed")
-      #expect(perItem < 250, "\(perItem) bytes an item")
+      _ = measure(csv.path, warm)
+      return HeapUsage.measuredAlone { measure(csv.path, measured) }
     }
   }
 
   /// What the heap grew by from the first entry's progress report to the last one's, per
   /// item; `Int.min` when the import fails.
-  private static func bytesGrownWhileMakingRecords(
-    importing path: String, into device: DeviceFolder
-  ) -> Int {
+  private static func bytesGrownWhileMakingRecords(_ path: String, _ device: DeviceFolder) -> Int {
     var first = 0
     var last = 0
     let added = try? device.importItems(DeviceFolder.readImport(at: path, now: epoch)) {
@@ -105,9 +91,7 @@ import Testing
 
   /// The bytes held when the import's save is told to its observers, less those held after
   /// it, per item; -1 when the import fails.
-  private static func bytesHeldBesideTheStore(importing path: String, into device: DeviceFolder)
-    -> Int
-  {
+  private static func bytesHeldBesideTheStore(_ path: String, _ device: DeviceFolder) -> Int {
     let atSave = LockedBox(0)
     device.folder.observeSaves { _ in
       let held = HeapUsage.bytesInUse
