@@ -332,13 +332,10 @@ public enum TransferLimits {
   public static let maximumLineBytes = LogLimits.maximumLineLength
 
   /// Refuses a file with a line over ``maximumLineBytes``.
-  ///
-  /// - Returns: How many lines it has (the last one counted even when it is empty).
-  @discardableResult
-  static func checkLines(of bytes: [UInt8], path: String) throws(StashError) -> Int {
+  static func checkLines(of bytes: [UInt8], path: String) throws(StashError) {
     let longest = maximumLineBytes
-    // The line over the limit, or how many lines there are (as a negative number).
-    let found = bytes.withUnsafeBufferPointer { bytes -> Int in
+    // The number of the line over the limit, if there is one.
+    let found = bytes.withUnsafeBufferPointer { bytes -> Int? in
       var line = 1
       var start = 0
       for index in 0...bytes.count {
@@ -347,13 +344,12 @@ public enum TransferLimits {
         line += 1
         start = index + 1
       }
-      return -(line - 1)
+      return nil
     }
-    guard found <= 0 else {
+    if let found {
       throw .refused(
         "Line \(found) of '\(path)' is longer than the \(maximumLineBytes >> 20) MiB a line "
           + "may be; nothing was imported")
     }
-    return -found
   }
 }

@@ -123,11 +123,20 @@ public struct InventoryDigest: Sendable {
 
   /// A leaf: `0x01 'L' u32(len id) id kind hash`.
   public static func leaf(id: String, entry: Entry) -> SHA256Digest {
-    var bytes: [UInt8] = [0x01, UInt8(ascii: "L")]
-    appendLength(of: id, to: &bytes)
+    var bytes = [UInt8]()
+    appendLeaf(id: id.utf8, entry: entry, to: &bytes)
+    return SHA256.hash(bytes)
+  }
+
+  /// Appends the bytes ``leaf(id:entry:)`` hashes, given the id's text.
+  private static func appendLeaf(
+    id text: some Collection<UInt8>, entry: Entry, to bytes: inout [UInt8]
+  ) {
+    bytes += [0x01, UInt8(ascii: "L")]
+    withUnsafeBytes(of: UInt32(clamping: text.count).bigEndian) { bytes.append(contentsOf: $0) }
+    bytes += text
     bytes.append(entry.isTombstone ? 1 : 0)
     entry.hash.digest.appendBytes(to: &bytes)
-    return SHA256.hash(bytes)
   }
 
   /// A bucket: `0x01 'B'` and the hash of each of its leaves (``leaf(id:entry:)``), in the
@@ -147,11 +156,7 @@ public struct InventoryDigest: Sendable {
     leaf.reserveCapacity(7 + RecordID.textLength + 32)
     for (id, entry) in leaves {
       leaf.removeAll(keepingCapacity: true)
-      leaf += [0x01, UInt8(ascii: "L")]
-      withUnsafeBytes(of: UInt32(RecordID.textLength).bigEndian) { leaf.append(contentsOf: $0) }
-      id.appendText(to: &leaf)
-      leaf.append(entry.isTombstone ? 1 : 0)
-      entry.hash.digest.appendBytes(to: &leaf)
+      id.withText { appendLeaf(id: $0, entry: entry, to: &leaf) }
       SHA256.hash(leaf).withUnsafeBytes { hasher.update($0) }
     }
     return hasher.finalize()

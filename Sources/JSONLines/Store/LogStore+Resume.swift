@@ -48,8 +48,9 @@ extension LogStore {
   }
 
   /// The changes committed after `prefix` in the store file at `path`, each decoded as a full
-  /// open decodes it, without the lock (what changed since a sync sealed the store);
-  /// `nil` when the prefix does not describe the file, or a line after it does not decode.
+  /// open decodes it (what changed since a sync sealed the store), without taking the folder's
+  /// lock (its caller holds it); `nil` when the prefix does not describe the file, or a line
+  /// after it does not decode.
   ///
   /// - Returns: The changes, and what follows the last commit (a full open sets it aside).
   /// - Throws: ``LogError`` for damage after the prefix or an unreadable file.
