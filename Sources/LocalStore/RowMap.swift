@@ -11,27 +11,27 @@
 /// Rows are visited in their order (the rows beyond the array sorted as they are visited).
 public struct RowMap<Value: Sendable>: Sendable {
   /// `slots[i]` holds row `i + 1`.
-  private var slots: ContiguousArray<Value?> = []
+  @usableFromInline var slots: ContiguousArray<Value?> = []
   /// The rows not in `slots`: every one below 1 or beyond `slots.count`.
-  private var outliers: [RowID: Value] = [:]
+  @usableFromInline var outliers: [RowID: Value] = [:]
   /// How many rows `slots` holds.
-  private var slotted = 0
+  @usableFromInline var slotted = 0
 
   /// An empty map.
   public init() {}
 
   /// How many rows hold a value.
-  public var count: Int { slotted + outliers.count }
+  @inlinable public var count: Int { slotted + outliers.count }
 
   /// Whether no row holds a value.
-  public var isEmpty: Bool { count == 0 }
+  @inlinable public var isEmpty: Bool { count == 0 }
 
   /// Below this many slots the array is kept however sparse it is.
   private static var smallestSparseArray: Int { 4_096 }
 
   /// The value of `row`, if any.
   public subscript(row: RowID) -> Value? {
-    get {
+    @inlinable get {
       if let slot = slot(of: row) { return slots[slot] }
       return outliers.isEmpty ? nil : outliers[row]
     }
@@ -92,17 +92,19 @@ public struct RowMap<Value: Sendable>: Sendable {
   public var keys: [RowID] { map(\.key) }
 
   /// The values, in their rows' order.
-  public var values: Values { Values(map: self) }
+  @inlinable public var values: Values { Values(map: self) }
 
   /// The values of a map, in their rows' order.
   public struct Values: Sequence {
-    let map: RowMap
+    @usableFromInline let map: RowMap
 
-    public func makeIterator() -> LazyMapSequence<RowMap, Value>.Iterator {
+    @inlinable init(map: RowMap) { self.map = map }
+
+    @inlinable public func makeIterator() -> LazyMapSequence<RowMap, Value>.Iterator {
       map.lazy.map(\.value).makeIterator()
     }
 
-    public var underestimatedCount: Int { map.count }
+    @inlinable public var underestimatedCount: Int { map.count }
 
     /// The first row's value.
     public var first: Value? { map.first(where: { _ in true })?.value }
@@ -117,7 +119,7 @@ public struct RowMap<Value: Sendable>: Sendable {
   // MARK: The array
 
   /// The slot of `row` when the array holds it.
-  private func slot(of row: RowID) -> Int? {
+  @inlinable func slot(of row: RowID) -> Int? {
     row.rawValue >= 1 && row.rawValue <= Int64(slots.count) ? Int(row.rawValue) - 1 : nil
   }
 
@@ -154,19 +156,19 @@ public struct RowMap<Value: Sendable>: Sendable {
 extension RowMap: Sequence {
   /// Visits the rows in their order.
   public struct Iterator: IteratorProtocol {
-    private let slots: ContiguousArray<Value?>
-    private var slot = 0
-    private var below: IndexingIterator<[(key: RowID, value: Value)]>
-    private var above: IndexingIterator<[(key: RowID, value: Value)]>
+    @usableFromInline let slots: ContiguousArray<Value?>
+    @usableFromInline var slot = 0
+    @usableFromInline var below: IndexingIterator<[(key: RowID, value: Value)]>
+    @usableFromInline var above: IndexingIterator<[(key: RowID, value: Value)]>
 
-    init(_ map: RowMap) {
+    @inlinable init(_ map: RowMap) {
       slots = map.slots
       let outliers = map.outliers.sorted { $0.key < $1.key }
       below = outliers.filter { $0.key.rawValue < 1 }.makeIterator()
       above = outliers.filter { $0.key.rawValue >= 1 }.makeIterator()
     }
 
-    public mutating func next() -> (key: RowID, value: Value)? {
+    @inlinable public mutating func next() -> (key: RowID, value: Value)? {
       if let outlier = below.next() { return outlier }
       while slot < slots.count {
         slot += 1
@@ -176,7 +178,7 @@ extension RowMap: Sequence {
     }
   }
 
-  public func makeIterator() -> Iterator { Iterator(self) }
+  @inlinable public func makeIterator() -> Iterator { Iterator(self) }
 
-  public var underestimatedCount: Int { count }
+  @inlinable public var underestimatedCount: Int { count }
 }

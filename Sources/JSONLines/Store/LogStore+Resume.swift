@@ -20,6 +20,7 @@ extension LogStore {
   /// - Returns: `nil` when the prefix does not describe the file, or `content` declines:
   ///   open the file in full with ``open(path:lock:context:access:compaction:fileSystem:)``.
   /// - Throws: ``LogError`` for damage after the prefix, a busy lock, an unreadable file.
+  @inlinable  // with readTail: see StreamedReplay
   public static func open(
     path: String, resuming prefix: LogPrefix, lock: FolderLock, context: Content.Context,
     access: StoreAccess = .writing, compaction: CompactionPolicy = .standard,
@@ -54,6 +55,7 @@ extension LogStore {
   ///
   /// - Returns: The changes, and what follows the last commit (a full open sets it aside).
   /// - Throws: ``LogError`` for damage after the prefix or an unreadable file.
+  @inlinable  // with readTail: see StreamedReplay
   public static func changes(
     path: String, after prefix: LogPrefix, context: Content.Context,
     fileSystem: any FileSystem = POSIXFileSystem()
@@ -75,7 +77,8 @@ extension LogStore {
   /// Opens the log at `path` from `prefix` (``Log/open(at:resuming:format:supportedVersion:recoverTail:fileSystem:header:operation:commit:direct:content:)``),
   /// the transactions after it decoded once (straight from their bytes when they can be), and
   /// hands them to `body` with the header and the log.
-  private static func readTail<State>(
+  @inlinable
+  static func readTail<State>(
     path: String, resuming prefix: LogPrefix, context: Content.Context, recover: Bool,
     fileSystem: any FileSystem,
     _ body: (LogHeader, Log, inout [DecodedTransaction<Content>]) throws(LogError) -> State?

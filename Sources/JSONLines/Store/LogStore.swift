@@ -32,6 +32,7 @@ public final class LogStore<Content: LogContent>: Sendable {
   /// `@unchecked Sendable` is sound here: a `State` exists only inside `state` (the `Mutex`),
   /// every access goes through `withLock`, and neither the `Log` nor the `State` is ever
   /// returned out of the critical section (only `Content` and other `Sendable` values are).
+  @usableFromInline
   struct State: @unchecked Sendable {
     /// The file; `nil` while a store opened for reading has not created its missing file.
     var log: Log?
@@ -43,8 +44,21 @@ public final class LogStore<Content: LogContent>: Sendable {
     var tail: TailReport?
     /// How many callers hold compaction off (``withRollback(_:)``).
     var compactionHolds = 0
+
+    @usableFromInline
+    init(
+      log: Log?, header: LogHeader, content: Content, creation: Creation? = nil,
+      tail: TailReport? = nil
+    ) {
+      self.log = log
+      self.header = header
+      self.content = content
+      self.creation = creation
+      self.tail = tail
+    }
   }
 
+  @usableFromInline
   init(
     path: String, lock: FolderLock, context: Content.Context, compaction: CompactionPolicy,
     fileSystem: any FileSystem, state: State
@@ -68,6 +82,7 @@ public final class LogStore<Content: LogContent>: Sendable {
   ///   - compaction: When saves compact the file.
   /// - Returns: The store, and what followed the last commit, if anything.
   /// - Throws: ``LogError``.
+  @inlinable  // with load(path:context:recover:fileSystem:): see StreamedReplay
   public static func open(
     path: String, lock: FolderLock, context: Content.Context, access: StoreAccess = .writing,
     compaction: CompactionPolicy = .standard, fileSystem: any FileSystem = POSIXFileSystem()
@@ -134,6 +149,7 @@ public final class LogStore<Content: LogContent>: Sendable {
   /// - Returns: The store, whether the file was created, and what followed the last commit.
   /// - Throws: ``LogError``: ``LogError/missing(_:)`` when the file is missing and `creation`
   ///   is `nil`; damaged, too new, busy, unreadable.
+  @inlinable  // with open(path:lock:context:access:compaction:fileSystem:)
   public static func openOrCreate(
     path: String, lock: FolderLock, context: Content.Context, creation: Creation?,
     access: StoreAccess = .writing, compaction: CompactionPolicy = .standard,
@@ -190,6 +206,7 @@ public final class LogStore<Content: LogContent>: Sendable {
   /// header. The old file is kept as `<file>.format-<old version>` (a second name of the same
   /// bytes, so nothing is copied) for a person to inspect or restore; a crash leaves the old
   /// file or the new one in place, and the next open upgrades again if needed.
+  @usableFromInline
   static func upgradeIfOlder(
     _ log: Log, content: Content, fileSystem: any FileSystem
   ) throws(LogError) {
@@ -209,6 +226,7 @@ public final class LogStore<Content: LogContent>: Sendable {
       to: LogStore.operations(for: content.changesForCompaction), header: header)
   }
 
+  @inlinable  // compiled for each content, its lines are replayed specialized: see StreamedReplay
   static func load(
     path: String, context: Content.Context, recover: Bool, fileSystem: any FileSystem
   ) throws(LogError) -> (Log, Content, TailReport?) {

@@ -1,6 +1,6 @@
-import Dispatch
+public import Dispatch
 import Foundation
-import Synchronization
+public import Synchronization
 
 /// Pure work spread over the machine's cores, with the result `Array.map` would give.
 ///
@@ -11,6 +11,10 @@ import Synchronization
 /// `transform` must be a pure function of its index: no I/O (the stores' file-system seam
 /// stays on the calling thread, in order) and no shared mutable state, which `@Sendable`
 /// enforces for what it captures.
+///
+/// Both are inlinable, so that each module compiles them for its own result types: run
+/// generic, they asked the runtime for the metadata of `Range` and `Optional` at every index
+/// (about 1,100 instructions an index, 2.5% of a first sync).
 public enum Parallel {
   /// The cores this process may use, at least 1.
   public static let processorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -28,6 +32,7 @@ public enum Parallel {
   ///   - minimumChunk: The fewest indexes worth handing to another thread.
   ///   - transform: The work for one index; pure.
   /// - Returns: The results, in index order.
+  @inlinable
   public static func map<Result: Sendable>(
     count: Int, workers: Int = processorCount, minimumChunk: Int = 512,
     _ transform: @Sendable (Int) -> Result
@@ -59,6 +64,7 @@ public enum Parallel {
   ///   - workers: How many threads the work is cut up for; the machine's cores by default.
   ///   - problem: The check of one index; pure.
   /// - Returns: The first failing index and its problem, or `nil` when every index passes.
+  @inlinable
   public static func firstProblem<Problem: Sendable>(
     count: Int, workers: Int = processorCount, _ problem: @Sendable (Int) -> Problem?
   ) -> (index: Int, problem: Problem)? {

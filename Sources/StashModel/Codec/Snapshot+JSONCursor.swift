@@ -97,7 +97,11 @@ extension JSONCursor {
   /// Reads a record id written as its 36 lowercase characters (which the parser reads as that
   /// text), or `nil` for any other string.
   package mutating func recordID() -> RecordID? {
-    quoted(count: 36) { RecordID(utf8: $0) }
+    var id: RecordID?
+    return quoted(count: 36) {
+      id = RecordID(utf8: $0)
+      return id != nil
+    } ? id : nil
   }
 }
 

@@ -91,6 +91,7 @@ public struct RecordID: Hashable, Comparable, Sendable, CustomStringConvertible 
   ///
   /// - Parameter body: Reads the bytes; they are valid only during the call.
   /// - Returns: What `body` returns.
+  @inlinable  // generic: run unspecialized, it asked the runtime for `Result`'s metadata
   public func withText<Result, Failure: Error>(
     _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
   ) throws(Failure) -> Result {
@@ -116,7 +117,8 @@ public struct RecordID: Hashable, Comparable, Sendable, CustomStringConvertible 
 
   /// Writes the 36 bytes of ``rawValue`` at `text`: eight digits at a time
   /// (``HexDigits``), with the dashes between.
-  private func writeText(to text: UnsafeMutablePointer<UInt8>) {
+  @usableFromInline
+  func writeText(to text: UnsafeMutablePointer<UInt8>) {
     let raw = UnsafeMutableRawPointer(text)
     let first = HexDigits.of(UInt32(truncatingIfNeeded: high >> 32))
     let second = HexDigits.of(UInt32(truncatingIfNeeded: high))
