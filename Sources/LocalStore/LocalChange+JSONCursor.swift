@@ -14,6 +14,18 @@ extension LocalChange {
   /// - Parameters:
   ///   - operation: The line's `op` object.
   ///   - schemas: Where records' models are looked up.
+  /// The record a row's put names, read from the start of its operation in the form
+  /// ``appendJSON(to:)`` writes (`{"put":{"row":…,"model":…,"id":…`), without reading the
+  /// rest; `nil` for any other operation or form.
+  static func putKey(operation: UnsafeRawBufferPointer) -> RecordKey? {
+    var cursor = JSONCursor(operation)
+    guard cursor.take(#"{"put":{"row":"#), let row = cursor.integer(), RowID.isValid(row),
+      cursor.take(#","model":"#), let model = cursor.string(), !model.isEmpty,
+      cursor.take(#","id":"#), let id = cursor.recordID()
+    else { return nil }
+    return RecordKey(model: model, id: id)
+  }
+
   static func read(operation: UnsafeRawBufferPointer, schemas: SchemaRegistry) -> LocalChange? {
     var cursor = JSONCursor(operation)
     if cursor.take(#"{"put":{"row":"#) {

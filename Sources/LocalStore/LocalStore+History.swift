@@ -135,13 +135,32 @@ extension LocalStore {
     let model = JSONValue.string(key.model)
     let id = JSONValue.string(key.id.rawValue)
     for (span, sequence) in candidates {
-      guard let object = log.operation(at: span) else {
-        throw .damaged(
-          path: log.path, line: span.line, reason: "it fails its checksum or is not an operation")
+      // A row's put as its writer writes it names its record first: another record's (one
+      // that refers to this one) is passed over unread, this record's read straight from its
+      // bytes, as an open reads it. Any other line is parsed, and passed over unless it may
+      // be about the record.
+      let direct = log.readOperation(at: span) { body -> DirectRead in
+        guard let named = LocalChange.putKey(operation: body) else { return .parse }
+        guard named == key else { return .otherRecord }
+        return LocalChange.read(operation: body, schemas: schemas).map { .change($0) } ?? .parse
       }
-      guard mayConcern(object, model: model, id: id, rows: rows) else { continue }
-      found.decoded += 1
-      guard let change = try? LocalChange(json: object, schemas: schemas) else { continue }
+      let change: LocalChange
+      switch direct ?? .parse {
+      case .otherRecord: continue
+      case .change(let read):
+        found.decoded += 1
+        change = read
+      case .parse:
+        guard let object = log.operation(at: span) else {
+          throw .damaged(
+            path: log.path, line: span.line,
+            reason: "it fails its checksum or is not an operation")
+        }
+        guard mayConcern(object, model: model, id: id, rows: rows) else { continue }
+        found.decoded += 1
+        guard let parsed = try? LocalChange(json: object, schemas: schemas) else { continue }
+        change = parsed
+      }
       switch change {
       case .putRow(let row, let record, _) where record.key == key:
         rows.insert(row.rawValue)
@@ -159,6 +178,16 @@ extension LocalStore {
     }
     found.conflicts = conflicts.values.sorted { $0.id < $1.id }
     return found
+  }
+
+  /// What a candidate line of ``decide(_:in:for:schemas:)`` is, seen from its bytes.
+  private enum DirectRead {
+    /// A put of another record's row.
+    case otherRecord
+    /// A put of the record's row, read.
+    case change(LocalChange)
+    /// Anything else: read through its tree.
+    case parse
   }
 
   /// The transaction number of an operation line (`{"crc":"…","tx":7,"op":…}`); 0 when the

@@ -45,8 +45,8 @@ extension MirrorVersion {
       guard count <= maximumParents, cursor.take(byte: UInt8(ascii: "]")) else { return nil }
     }
     guard cursor.take(#","generation":"#), let generation = cursor.integer(),
-      cursor.take(#","author":"#), let authorText = cursor.string(),
-      let author = DeviceID(authorText), cursor.take(#","authoredAt":"#),
+      cursor.take(#","author":"#), let author = cursor.deviceID(),
+      cursor.take(#","authoredAt":"#),
       let seconds = cursor.scalar()?.exactDouble,
       let authoredAt = Timestamp(secondsSince1970: seconds), cursor.take(#","snapshot":"#),
       let snapshot = Snapshot.read(from: &cursor, schemas: schemas)

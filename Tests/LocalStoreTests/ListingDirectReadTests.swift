@@ -108,4 +108,40 @@ import Testing
           == .string("Edited 3"))
     }
   }
+
+  /// A record's history reads its lines, before the index and after it, straight from their
+  /// bytes as an open reads them: each of its puts was parsed into a tree, so that `history`
+  /// of an item used a few hundred times cost far more than `show` of it.
+  @Test func aRecordsHistoryReadsItsLinesFromTheirBytes() throws {
+    try withTemporaryFolder { folder in
+      let store = try Self.open(folder)
+      try store.update("the things") { _, transaction in
+        for number in 0..<Self.count { try transaction.insert(Self.record(number)) }
+      }
+      let key = Self.record(3).key
+      func edit(_ store: LocalStore, _ round: Int) throws {
+        try store.update("an edit") { content, transaction in
+          let row = try #require(content.rows(for: key).first)
+          try transaction.replace(
+            row.row,
+            with: Record(
+              schema: Self.schema, id: key.id, values: [.string("Edited \(round)"), .none]))
+        }
+      }
+      for round in 0..<10 { try edit(store, round) }
+      try Self.open(folder).maintainIndex()
+      let later = try Self.open(folder, policy: SyncFocusTests.once)
+      for round in 10..<20 { try edit(later, round) }
+      let focused = try Self.open(
+        folder, LocalStore.Focus(keys: [key]), policy: SyncFocusTests.once)
+      #expect(SyncFocusTests.isUsed(focused), "\(focused.openReport.index)")
+      let (log, trees) = try lineTreeCensus.counting(Self.schema.model) {
+        try focused.log(of: key)
+      }
+      #expect(trees == 0, "\(trees) line trees for the record's 21 lines")
+      #expect(log.decoded == 21)
+      let names = log.entries.map { $0.record?.values.first }
+      #expect(names == [Self.record(3).values.first] + (0..<20).map { .string("Edited \($0)") })
+    }
+  }
 }

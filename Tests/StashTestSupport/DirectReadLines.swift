@@ -60,11 +60,7 @@ public enum DirectReadLines {
   /// A record of ``schema`` with random values.
   public static func randomRecord(_ random: inout SeededRandom) -> Record {
     let id = RecordID.random(using: &random)
-    let device = DeviceID(RecordID.random(using: &random).rawValue)!
-    let counter =
-      random.next() % 2 == 0
-      ? Counter(base: randomInteger(&random))
-      : Counter(base: 3, increments: [device: Int64(random.next() % 9 + 1)], decrements: [:])
+    let counter = randomCounter(&random)
     let seconds = Double(Int64(random.next() % 4_000_000_000)) / 7
     return try! Record(
       schema: schema, id: id,
@@ -78,6 +74,22 @@ public enum DirectReadLines {
         .bytes(random.bytes(Int(random.next() % 7))), .counter(counter),
         random.next() % 2 == 0 ? .none : .string(randomText(&random)),
       ])
+  }
+
+  /// A counter: plain, moved by one device, or in an epoch of its own with several devices'
+  /// moves both ways.
+  public static func randomCounter(_ random: inout SeededRandom) -> Counter {
+    let devices = (0..<3).map { _ in DeviceID(RecordID.random(using: &random).rawValue)! }
+    switch random.next() % 3 {
+    case 0: return Counter(base: randomInteger(&random))
+    case 1: return Counter(base: 3, increments: [devices[0]: Int64(random.next() % 9 + 1)])
+    default:
+      let epoch = random.next() % 2 == 0 ? nil : CounterEpoch(RecordID.random(using: &random))
+      return Counter(
+        base: randomInteger(&random), epoch: epoch,
+        increments: [devices[0]: Int64(random.next() % 1000 + 1), devices[1]: Int64.max],
+        decrements: [devices[2]: Int64(random.next() % 9 + 1), devices[0]: 1])
+    }
   }
 
   /// Versions of `line` that a writer never writes: every single-byte change at `positions`

@@ -121,8 +121,8 @@ extension Log {
     }
     return bytes.withUnsafeBytes { line -> Content.Change? in
       guard LineFraming.checksumProblem(line) == nil else { return nil }
-      if let (sequence, body) = LineFraming.operationFrame(line), sequence >= 1,
-        sequence <= lastSequence, let change = content.change(fromBytes: body, line: span.line)
+      if let change = operationBytes(of: line, { content.change(fromBytes: $0, line: span.line) })
+        ?? nil
       {
         return change
       }
@@ -132,6 +132,34 @@ extension Log {
       else { return nil }
       return try? content.change(from: operation, line: span.line)
     }
+  }
+
+  /// What `read` makes of the operation of one committed line, straight from its bytes: `nil`
+  /// when the line is not there, fails its checksum, or is not framed exactly as the writer
+  /// frames it (read it through ``sequencedOperation(at:)``, which parses it).
+  ///
+  /// - Parameters:
+  ///   - span: Where the line is (from an index or a search).
+  ///   - read: Reads the operation object's bytes; they are valid only during the call.
+  public func readOperation<T>(at span: LineSpan, _ read: (UnsafeRawBufferPointer) -> T) -> T? {
+    guard span.offset + Int64(span.length) < committedEnd, let bytes = try? readLine(span) else {
+      return nil
+    }
+    return bytes.withUnsafeBytes { line -> T? in
+      guard LineFraming.checksumProblem(line) == nil else { return nil }
+      return operationBytes(of: line, read)
+    }
+  }
+
+  /// `read` of the operation in a line framed as the writer frames it, of a transaction of
+  /// the committed part; `nil` for any other line (its checksum is checked by the caller).
+  private func operationBytes<T>(
+    of line: UnsafeRawBufferPointer, _ read: (UnsafeRawBufferPointer) -> T
+  ) -> T? {
+    guard let (sequence, body) = LineFraming.operationFrame(line), sequence >= 1,
+      sequence <= lastSequence
+    else { return nil }
+    return read(body)
   }
 
   /// The operation a committed line's bytes hold (as ``lines(holdingAnyOf:after:_:)`` hands

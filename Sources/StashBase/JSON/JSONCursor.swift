@@ -149,6 +149,13 @@ package struct JSONCursor: ~Copyable {
     return true
   }
 
+  /// Where the cursor is in its bytes: a reader of several tokens that may refuse part way
+  /// puts it back where it started, for another reader to try.
+  package var offset: Int {
+    get { scanner.index }
+    set { scanner.index = newValue }
+  }
+
   /// Reads `true` or `false`.
   package mutating func bool() -> Bool? {
     if take("true") { return true }

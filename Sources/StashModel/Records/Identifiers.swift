@@ -38,7 +38,8 @@ public struct DeviceID: Hashable, Comparable, Sendable, CustomStringConvertible 
     self.id = id
   }
 
-  private init(id: RecordID) { self.id = id }
+  /// The device of the UUID `id` holds (read from bytes as a record id is).
+  package init(id: RecordID) { self.id = id }
 
   /// A new random identifier.
   public static func make() -> DeviceID { DeviceID(id: RecordID.make()) }
