@@ -43,4 +43,29 @@ import Testing
     #expect(passed > 1_000)
     #expect(!UnsafeScalars.areIn("Shampoo, 250 ml — salon stock, 12 € … ok"))
   }
+
+  /// Long runs of plain text, read eight bytes at a time, with what must be found anywhere in
+  /// them (at every offset from a word's start).
+  @Test func plainRunsAreReadAWordAtATimeAndMissNothing() {
+    var random = SeededRandom(seed: 2026)
+    let plain = Array(" ~!0Az{}".unicodeScalars)
+    let pieces = ["é", "\u{1B}", "\u{7F}", "\u{85}", "\u{2028}", "\u{2069}", "\u{1F}", "€", "\t"]
+    var found = 0
+    for _ in 0..<20_000 {
+      var text = String.UnicodeScalarView()
+      for _ in 0..<Int(random.next() % 40) {
+        text.append(plain[Int(random.next() % UInt64(plain.count))])
+      }
+      if random.next() % 2 == 0 {
+        let piece = pieces[Int(random.next() % UInt64(pieces.count))].unicodeScalars
+        let at = text.index(text.startIndex, offsetBy: Int(random.next() % UInt64(text.count + 1)))
+        text.insert(contentsOf: piece, at: at)
+      }
+      let string = String(text)
+      let holds = string.unicodeScalars.contains(where: UnsafeScalars.contains)
+      #expect(UnsafeScalars.areIn(string) == holds, "\(string.unicodeScalars.map(\.value))")
+      if holds { found += 1 }
+    }
+    #expect(found > 5_000)
+  }
 }
