@@ -82,3 +82,53 @@ import Testing
     }
   }
 }
+
+/// The pieces the direct line writers use (``JSONWriter/writeInteger(_:into:)``,
+/// ``JSONWriter/writeDouble(_:into:)``) write what the tree writer writes for the same value:
+/// an integer without building a string, a whole double below 2^53 without the general
+/// algorithm, everything else through `description`.
+@Suite struct JSONWriterPieceTests {
+  static func piece(_ write: (inout [UInt8]) -> Void) -> [UInt8] {
+    var bytes = Array("x".utf8)  // what the buffer held stays
+    write(&bytes)
+    return bytes
+  }
+
+  @Test func edgeNumbersAreWrittenAsTheTreeWritesThem() {
+    let integers: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, .max, .min, .min + 1, 1 << 53]
+    for number in integers {
+      #expect(
+        Self.piece { JSONWriter.writeInteger(number, into: &$0) }
+          == Array("x".utf8) + JSONWriter.bytes(.integer(number)), "\(number)")
+    }
+    let doubles: [Double] = [
+      0, -0.0, 1, -1, 0.5, -0.5, 1e15, -1e15, 1e16, 0x1p53, -0x1p53, 0x1p53 - 1, -(0x1p53 - 1),
+      0x1p53 + 2, 1_767_225_600, 1_796_634_500.82894, .ulpOfOne, .leastNonzeroMagnitude,
+      .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 123_456_789_012_345,
+      4_503_599_627_370_495.5,
+    ]
+    for number in doubles {
+      #expect(
+        Self.piece { JSONWriter.writeDouble(number, into: &$0) }
+          == Array("x".utf8) + JSONWriter.bytes(.double(number)), "\(number)")
+    }
+  }
+
+  @Test(arguments: TestEnvironment.seeds(default: 4))
+  func randomNumbersAreWrittenAsTheTreeWritesThem(seed: UInt64) {
+    var random = SeededRandom(seed: seed)
+    for _ in 0..<20_000 {
+      let integer = DirectReadLines.randomInteger(&random)
+      #expect(
+        Self.piece { JSONWriter.writeInteger(integer, into: &$0) }
+          == Array("x".utf8) + JSONWriter.bytes(.integer(integer)), "\(integer)")
+      // Whole doubles of every magnitude up to 2^64, and the writer's random doubles.
+      let whole = Double(Int64(bitPattern: random.next()) >> (random.next() % 64))
+      for number in [whole, DirectReadLines.randomDouble(&random)] {
+        #expect(
+          Self.piece { JSONWriter.writeDouble(number, into: &$0) }
+            == Array("x".utf8) + JSONWriter.bytes(.double(number)), "\(number)")
+      }
+    }
+  }
+}

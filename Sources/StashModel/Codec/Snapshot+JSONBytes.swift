@@ -56,6 +56,8 @@ extension FieldValue {
     case .bool(let flag): JSONWriter.writeBool(flag, into: &bytes)
     case .reference(let id): id.appendJSONString(to: &bytes)
     case .none: JSONWriter.writeRaw("null", into: &bytes)
+    case .counter(let counter) where counter.isPlain:
+      JSONWriter.writeInteger(counter.base, into: &bytes)  // what its tree, `.integer`, writes
     case .blob, .counter, .bytes: JSONWriter.write(json, into: &bytes)
     }
   }
