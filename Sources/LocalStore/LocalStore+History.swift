@@ -134,33 +134,7 @@ extension LocalStore {
     var rows = Set<Int64>()
     let model = JSONValue.string(key.model)
     let id = JSONValue.string(key.id.rawValue)
-    for (span, sequence) in candidates {
-      // A row's put as its writer writes it names its record first: another record's (one
-      // that refers to this one) is passed over unread, this record's read straight from its
-      // bytes, as an open reads it. Any other line is parsed, and passed over unless it may
-      // be about the record.
-      let direct = log.readOperation(at: span) { body -> DirectRead in
-        guard let named = LocalChange.putKey(operation: body) else { return .parse }
-        guard named == key else { return .otherRecord }
-        return LocalChange.read(operation: body, schemas: schemas).map { .change($0) } ?? .parse
-      }
-      let change: LocalChange
-      switch direct ?? .parse {
-      case .otherRecord: continue
-      case .change(let read):
-        found.decoded += 1
-        change = read
-      case .parse:
-        guard let object = log.operation(at: span) else {
-          throw .damaged(
-            path: log.path, line: span.line,
-            reason: "it fails its checksum or is not an operation")
-        }
-        guard mayConcern(object, model: model, id: id, rows: rows) else { continue }
-        found.decoded += 1
-        guard let parsed = try? LocalChange(json: object, schemas: schemas) else { continue }
-        change = parsed
-      }
+    func take(_ change: LocalChange, sequence: Int64) {
       switch change {
       case .putRow(let row, let record, _) where record.key == key:
         rows.insert(row.rawValue)
@@ -173,7 +147,46 @@ extension LocalStore {
       case .putConflict(let conflict) where conflict.key == key:
         conflicts[conflict.id] = conflict
       default:
+        break
+      }
+    }
+    func take(_ operation: JSONObject, sequence: Int64) {
+      guard mayConcern(operation, model: model, id: id, rows: rows) else { return }
+      found.decoded += 1
+      guard let change = try? LocalChange(json: operation, schemas: schemas) else { return }
+      take(change, sequence: sequence)
+    }
+    for (span, sequence) in candidates {
+      // A row's put as its writer writes it names its record first: another record's (one
+      // that refers to this one) is passed over unread, this record's read straight from its
+      // bytes, as an open reads it. Any other operation is parsed from the same bytes, and
+      // passed over unless it may be about the record; a line not framed as its writer
+      // frames it is read again, whole, through its tree.
+      let read = log.readOperation(at: span) { body -> DirectRead in
+        if let named = LocalChange.putKey(operation: body) {
+          guard named == key else { return .otherRecord }
+          if let change = LocalChange.read(operation: body, schemas: schemas) {
+            return .change(change)
+          }
+        }
+        guard case .object(let operation)? = try? JSONParser.parse(body) else { return .unframed }
+        return .operation(operation)
+      }
+      switch read ?? .unframed {
+      case .otherRecord:
         continue
+      case .change(let change):
+        found.decoded += 1
+        take(change, sequence: sequence)
+      case .operation(let operation):
+        take(operation, sequence: sequence)
+      case .unframed:
+        guard let operation = log.operation(at: span) else {
+          throw .damaged(
+            path: log.path, line: span.line,
+            reason: "it fails its checksum or is not an operation")
+        }
+        take(operation, sequence: sequence)
       }
     }
     found.conflicts = conflicts.values.sorted { $0.id < $1.id }
@@ -184,10 +197,12 @@ extension LocalStore {
   private enum DirectRead {
     /// A put of another record's row.
     case otherRecord
-    /// A put of the record's row, read.
+    /// A put of the record's row, read straight from its bytes.
     case change(LocalChange)
-    /// Anything else: read through its tree.
-    case parse
+    /// Any other operation, parsed from the bytes read.
+    case operation(JSONObject)
+    /// A line not framed as its writer frames it (or not there): read it through its tree.
+    case unframed
   }
 
   /// The transaction number of an operation line (`{"crc":"…","tx":7,"op":…}`); 0 when the
