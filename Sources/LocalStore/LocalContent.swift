@@ -23,7 +23,7 @@ public struct LocalContent: Sendable {
   /// Live rows by row id (in row order).
   public private(set) var rows = RowMap<StoredRow>()
   /// Row ids by record key; more than one means a duplicate id.
-  public private(set) var rowsByKey = CompactDictionary<RecordKey, [RowID]>()
+  public private(set) var rowsByKey = CompactDictionary<RecordKey, RowIDs>()
   /// Local tombstones by key.
   public private(set) var tombstones = CompactDictionary<RecordKey, Tombstone>()
   /// Last agreed state per key, bound to ``checkpointMirror``.
