@@ -215,6 +215,13 @@ public struct MirrorTransaction: Sendable {
     _ writes: [(snapshot: Snapshot, parents: Set<VersionID>, hash: SnapshotHash?, id: VersionID?)],
     author: DeviceID, at time: Timestamp
   ) -> [MirrorVersion] {
+    // Room for many at once (a first sync writes a version of every record in one call):
+    // grown by doubling, the table of generations was hashed again at every doubling. A few
+    // are left to grow as usual (an exact reservation at every call would copy at every call).
+    if writes.count >= 1_024 {
+      changes.reserveCapacity(changes.count + writes.count)
+      added.reserveCapacity(added.count + writes.count)
+    }
     let identities = Parallel.map(count: writes.count) { index in
       let write = writes[index]
       if let hash = write.hash, let id = write.id {

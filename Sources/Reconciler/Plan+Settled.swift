@@ -15,13 +15,14 @@ extension Plan {
   ///
   /// - Parameter tableAgrees: Whether the table writes nothing for a record (checked in debug
   ///   builds only, for every record found settled).
-  /// - Returns: The records that need a decision, and how many are settled as rows 1 and 13.
+  /// - Returns: The records that need a decision, each once and in key order, and how many
+  ///   are settled as rows 1 and 13.
   static func keysNeedingADecision(
     local: LocalContent, mirror: MirrorContent,
     checkpoints: CompactDictionary<RecordKey, Checkpoint>,
     openConflicts: [RecordKey: [SyncConflict]], diagnostics: [RecordKey: Diagnostic],
     tableAgrees: (RecordKey) -> Bool
-  ) -> (pending: Set<RecordKey>, agreed: Int, deleted: Int) {
+  ) -> (pending: [RecordKey], agreed: Int, deleted: Int) {
     func isSettled(_ key: RecordKey, at hash: SnapshotHash) -> Bool {
       guard let checkpoint = checkpoints[key], checkpoint.hash == hash,
         let version = checkpoint.version,
@@ -30,7 +31,11 @@ extension Plan {
       else { return false }
       return mirror.leafSnapshot(of: key) == hash && mirror.isLeaf(version, of: key)
     }
-    var pending = Set<RecordKey>()
+    // The keys with a local row, then those with only a tombstone, are each met once, so they
+    // are listed as they come; only the keys absent here, which can come from several tables,
+    // go through a set (a first sync's 100,000 keys went through one, hashed and rehashed as it
+    // grew).
+    var pending = [RecordKey]()
     var agreed = 0
     var deleted = 0
     for (key, rows) in local.rowsByKey {
@@ -38,7 +43,7 @@ extension Plan {
         assert(tableAgrees(key), "the table disagrees that \(key) is settled")
         agreed += 1
       } else {
-        pending.insert(key)
+        pending.append(key)
       }
     }
     for (key, tombstone) in local.tombstones where local.rowsByKey[key] == nil {
@@ -46,16 +51,20 @@ extension Plan {
         assert(tableAgrees(key), "the table disagrees that \(key) is settled")
         deleted += 1
       } else {
-        pending.insert(key)
+        pending.append(key)
       }
     }
     func isAbsentHere(_ key: RecordKey) -> Bool {
       local.rowsByKey[key] == nil && (local.tombstones.isEmpty || local.tombstones[key] == nil)
     }
-    for key in checkpoints.keys where isAbsentHere(key) { pending.insert(key) }
-    for key in mirror.keys where isAbsentHere(key) { pending.insert(key) }
-    pending.formUnion(openConflicts.keys)
-    pending.formUnion(diagnostics.keys)
+    // A key present here with an open conflict or a diagnostic is not settled: it is listed.
+    var absent = Set<RecordKey>()
+    for key in checkpoints.keys where isAbsentHere(key) { absent.insert(key) }
+    for key in mirror.keys where isAbsentHere(key) { absent.insert(key) }
+    for key in openConflicts.keys where isAbsentHere(key) { absent.insert(key) }
+    for key in diagnostics.keys where isAbsentHere(key) { absent.insert(key) }
+    pending.append(contentsOf: absent)
+    pending.sort()
     return (pending, agreed, deleted)
   }
 }

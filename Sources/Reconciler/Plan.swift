@@ -120,7 +120,7 @@ struct Plan {
       report.examined += agreed + deleted
       if agreed > 0 { report.rows[.agree, default: 0] += agreed }
       if deleted > 0 { report.rows[.bothDeleted, default: 0] += deleted }
-      candidates = pending.sorted()
+      candidates = pending
     }
     // Records left to decide are, nearly all, records that need something.
     decided.reserveCapacity(candidates.count)
