@@ -72,8 +72,9 @@ public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
 public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
   case string(String)
   case integer(Int64)
-  /// Kept out of line, like a blob: a counter holds two small dictionaries.
-  indirect case counter(Counter)
+  /// Inline: a counter is its base and a reference to its epoch and moves, which a plain
+  /// counter does not have (boxed, every counter cost an allocation).
+  case counter(Counter)
   case double(Double)
   case date(Timestamp)
   case bool(Bool)
