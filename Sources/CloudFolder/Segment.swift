@@ -166,11 +166,10 @@ struct Segment {
 extension MirrorVersion {
   /// The photos this version's record refers to.
   var blobs: [BlobRef] {
-    guard let record = snapshot.record else { return [] }
-    return record.values.compactMap { value in
-      if case .blob(let blob) = value { return blob }
-      return nil
-    }
+    guard case .record(let record) = snapshot else { return [] }
+    var blobs = [BlobRef]()
+    record.forEachBlob { blobs.append($0) }
+    return blobs
   }
 }
 

@@ -75,11 +75,16 @@ extension MirrorContent {
   /// The photos the versions this content holds refer to, by digest.
   var loadedPhotos: [SHA256Digest: BlobRef] {
     var refs = [SHA256Digest: BlobRef]()
-    for versions in versions.values {
-      for version in versions.values {
-        guard let record = version.snapshot.record else { continue }
-        for case .blob(let blob) in record.values where refs[blob.digest] == nil {
-          refs[blob.digest] = blob
+    // Each record's versions read where they are, and of each only the fields that may hold a
+    // photo: copying every record's versions out of the table, and every value of each, was
+    // 2% of a first sync of a million records in reference counting alone (it walks twice).
+    for position in 0..<versions.count {
+      versions.withValue(at: position) { record in
+        record.forEachVersion { version in
+          guard case .record(let record) = version.snapshot else { return }
+          record.forEachBlob { blob in
+            if refs[blob.digest] == nil { refs[blob.digest] = blob }
+          }
         }
       }
     }

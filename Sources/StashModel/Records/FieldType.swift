@@ -41,6 +41,15 @@ public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Whether this is a counter (or an optional one).
+  /// Whether a value of this type may be a photo (``FieldValue/blob(_:)``).
+  public var isBlob: Bool {
+    switch self {
+    case .blob: true
+    case .optional(let wrapped): wrapped.isBlob
+    default: false
+    }
+  }
+
   public var isCounter: Bool {
     switch self {
     case .counter: true

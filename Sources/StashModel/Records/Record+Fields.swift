@@ -121,3 +121,13 @@ extension Record {
     return typed
   }
 }
+
+extension Record {
+  /// Calls `body` with each photo the record refers to, in field order, reading only the
+  /// fields that may hold one (``Schema/blobIndices``).
+  package func forEachBlob(_ body: (BlobRef) throws -> Void) rethrows {
+    for index in schema.blobIndices {
+      if case .blob(let blob) = values[index] { try body(blob) }
+    }
+  }
+}

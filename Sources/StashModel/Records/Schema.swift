@@ -86,6 +86,9 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
   /// Each field's name as the canonical encoding writes it, in order; `nil` for a
   /// device-local field (not encoded).
   let canonicalFieldNames: [[UInt8]?]
+  /// The positions of the fields that may hold a photo: what a walk over every record for its
+  /// photos reads, instead of every value of every record.
+  package let blobIndices: [Int]
   private let indexByName: [String: Int]
   private let validator: Validator?
   /// The position of the field that records when a record last changed, if the schema has
@@ -165,6 +168,7 @@ public final class Schema: Hashable, Sendable, CustomStringConvertible {
     self.fieldKeys = FieldKeys(names: fields.map(\.name))
     self.canonicalHead = CanonicalEncoding.head(model: model)
     self.canonicalFieldNames = fields.map(CanonicalEncoding.fieldName)
+    self.blobIndices = fields.indices.filter { fields[$0].type.isBlob }
     self.canonicalFieldCount = UInt32(fields.count { !$0.isDeviceLocal })
     self.lookupIndices = try Self.lookupIndices(of: model, lookup, fields: fields, index: index)
     self.indexedIndices = try Self.indexedIndices(of: model, indexed, fields: fields, index: index)
