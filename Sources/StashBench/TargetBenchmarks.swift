@@ -170,6 +170,14 @@ struct TargetBench {
   var database: String { folder + "/peer.db" }
   var csv: String { folder + "/items.csv" }
   var marker: String { folder + "/made-from-csv" }
+  /// Written once ``historyItem`` has its ``historyEdits`` edits.
+  var historyMarker: String { folder + "/history-item" }
+  /// The item `history ITEM` shows: edited ``historyEdits`` times when the folder is made and
+  /// by no scenario after, so its history is the same in every run (the item the one-record
+  /// scenarios edit gained versions at every run of the bench on a reused folder).
+  var historyItem: String { name(size / 2 + 1) }
+  /// How many edits ``historyItem`` is given (its history then has one entry more).
+  static let historyEdits = 200
   var storePath: String { home + "/" + LocalStore.fileName }
   var stash: String {
     URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -195,7 +203,9 @@ struct TargetBench {
   func prepare() throws {
     let manager = FileManager.default
     if !manager.fileExists(atPath: marker) {
-      for old in [home, csv, database, folder + "/sync-1k"] { try? manager.removeItem(atPath: old) }
+      for old in [home, csv, database, folder + "/sync-1k", historyMarker] {
+        try? manager.removeItem(atPath: old)
+      }
     }
     if !manager.fileExists(atPath: storePath) {
       try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -220,6 +230,17 @@ struct TargetBench {
     printError(
       "first write after the import (reads the whole store, writes the index): "
         + "\(milliseconds(first.seconds)) ms")
+    if !manager.fileExists(atPath: historyMarker) {
+      for edit in 1...Self.historyEdits {
+        let edited = measure(
+          stash, ["--home", home, "edit", historyItem, "--notes", "Edit \(edit)"])
+        guard edited.status == 0 else {
+          throw BenchError("'stash edit \(historyItem)' failed; see '\(childErrorLog)'")
+        }
+      }
+      try Data("'\(historyItem)' edited \(Self.historyEdits) times\n".utf8)
+        .write(to: URL(fileURLWithPath: historyMarker))
+    }
   }
 
   /// Writes `items` rows to `csv` and imports them into a new device folder `home`.

@@ -53,9 +53,10 @@ extension TargetBench {
           "INSERT INTO items(id, name, quantity) VALUES ('new-\(run)', 'New \(run)', 3);"
         }),
       // DESIGN: history is a one-record command ("what show costs"); this folder never synced.
+      // Its item has a fixed history of 201 entries (``TargetBench/historyItem``).
       row(
-        "history ITEM (unsynced)", ours: { _ in ["history", target] },
-        peer: { _ in "SELECT * FROM items WHERE name = \(quoted);" }),
+        "history ITEM (unsynced)", ours: { _ in ["history", historyItem] },
+        peer: { _ in "SELECT * FROM items WHERE name = '\(historyItem)';" }),
     ]
   }
 

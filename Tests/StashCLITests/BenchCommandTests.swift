@@ -47,6 +47,11 @@ import Testing
       }
       #expect(!text.contains("\"list\""), "--only keeps one group: \(text)")
       _ = try JSONParser.parse(text)
+      // `history ITEM` shows an item with a fixed history, made once with the folder.
+      #expect(text.contains("\"history ITEM (unsynced)\""), "\(text)")
+      let marker = folder.appendingPathComponent("bench/history-item").path
+      let made = try String(contentsOfFile: marker, encoding: .utf8)
+      #expect(made == "'Product 501' edited 200 times\n", "\(made)")
     }
   }
 
