@@ -166,7 +166,7 @@ struct Segment {
 extension MirrorVersion {
   /// The photos this version's record refers to.
   var blobs: [BlobRef] {
-    guard case .record(let record) = snapshot else { return [] }
+    guard let record = snapshot.record else { return [] }
     var blobs = [BlobRef]()
     record.forEachBlob { blobs.append($0) }
     return blobs

@@ -40,7 +40,6 @@ public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Whether this is a counter (or an optional one).
   /// Whether a value of this type may be a photo (``FieldValue/blob(_:)``).
   public var isBlob: Bool {
     switch self {
@@ -50,6 +49,7 @@ public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// Whether this is a counter (or an optional one).
   public var isCounter: Bool {
     switch self {
     case .counter: true
