@@ -261,7 +261,14 @@ public struct LocalContent: Sendable {
 
   /// Every row carrying `key` (usually one; more is a duplicate).
   public func rows(for key: RecordKey) -> [StoredRow] {
-    (rowsByKey[key] ?? []).compactMap { rows[$0] }
+    rowsByKey.position(of: key).map(rows(atKeyPosition:)) ?? []
+  }
+
+  /// Every row carrying the key at `position` of ``rowsByKey``
+  /// (``CompactDictionary/position(of:)``, or the place met walking it), without finding the
+  /// key again: a pass that walked the table reads each key's rows this way.
+  public func rows(atKeyPosition position: Int) -> [StoredRow] {
+    rowsByKey.withValue(at: position) { ids in ids.compactMap { rows[$0] } }
   }
 
   /// The one row carrying `key`, or `nil` when there is none or more than one.

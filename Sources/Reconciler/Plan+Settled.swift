@@ -22,7 +22,7 @@ extension Plan {
     checkpoints: CompactDictionary<RecordKey, Checkpoint>,
     openConflicts: [RecordKey: [SyncConflict]], diagnostics: [RecordKey: Diagnostic],
     tableAgrees: (RecordKey) -> Bool
-  ) -> (pending: [RecordKey], agreed: Int, deleted: Int) {
+  ) -> (pending: [Candidate], agreed: Int, deleted: Int) {
     func isSettled(_ key: RecordKey, at hash: SnapshotHash) -> Bool {
       guard let checkpoint = checkpoints[key], checkpoint.hash == hash,
         let version = checkpoint.version,
@@ -35,15 +35,15 @@ extension Plan {
     // are listed as they come; only the keys absent here, which can come from several tables,
     // go through a set (a first sync's 100,000 keys went through one, hashed and rehashed as it
     // grew).
-    var pending = [RecordKey]()
+    var pending = [Candidate]()
     var agreed = 0
     var deleted = 0
-    for (key, rows) in local.rowsByKey {
+    for (position, (key, rows)) in local.rowsByKey.enumerated() {
       if rows.count == 1, let row = local.rows[rows[0]], isSettled(key, at: row.hash) {
         assert(tableAgrees(key), "the table disagrees that \(key) is settled")
         agreed += 1
       } else {
-        pending.append(key)
+        pending.append(Candidate(key: key, rowsAt: position))
       }
     }
     for (key, tombstone) in local.tombstones where local.rowsByKey[key] == nil {
@@ -51,7 +51,7 @@ extension Plan {
         assert(tableAgrees(key), "the table disagrees that \(key) is settled")
         deleted += 1
       } else {
-        pending.append(key)
+        pending.append(Candidate(key: key))
       }
     }
     func isAbsentHere(_ key: RecordKey) -> Bool {
@@ -63,8 +63,8 @@ extension Plan {
     for key in mirror.keys where isAbsentHere(key) { absent.insert(key) }
     for key in openConflicts.keys where isAbsentHere(key) { absent.insert(key) }
     for key in diagnostics.keys where isAbsentHere(key) { absent.insert(key) }
-    pending.append(contentsOf: absent)
-    pending.sort()
+    pending.append(contentsOf: absent.map { Candidate(key: $0) })
+    pending.sort { $0.key < $1.key }
     return (pending, agreed, deleted)
   }
 }

@@ -22,10 +22,39 @@ struct Plan {
     snapshot: Snapshot, parents: Set<VersionID>, hash: SnapshotHash?, id: VersionID?
   )
 
-  /// One record whose decision does something.
-  struct Decided {
+  /// A record a pass decides, and where its key is in the local rows' table
+  /// (``LocalContent/rowsByKey``), so that its rows are read without finding the key again.
+  struct Candidate {
     /// The record.
     let key: RecordKey
+    /// The key's position in the table, or -1 when the pass did not meet it there (no row,
+    /// or a key named by the caller): its rows are then found by key.
+    let rowsAt: Int32
+
+    init(key: RecordKey, rowsAt position: Int? = nil) {
+      self.key = key
+      self.rowsAt = position.flatMap(Int32.init(exactly:)) ?? -1
+    }
+
+    /// Every local row carrying the key, in `local` (the content the position was taken in).
+    func rows(in local: LocalContent) -> [StoredRow] {
+      // The key at the position is compared, so a position from another content is never
+      // trusted: the rows are then found by key.
+      if rowsAt >= 0, Int(rowsAt) < local.rowsByKey.count,
+        local.rowsByKey.keys[Int(rowsAt)] == key
+      {
+        return local.rows(atKeyPosition: Int(rowsAt))
+      }
+      return local.rows(for: key)
+    }
+  }
+
+  /// One record whose decision does something.
+  struct Decided {
+    /// The record, and where its local rows are.
+    let candidate: Candidate
+    /// The record.
+    var key: RecordKey { candidate.key }
     /// The row of the table that applied.
     let row: TableRow
     /// Where its local effects end in ``Plan/localEffects`` (they start where the previous
@@ -99,21 +128,22 @@ struct Plan {
     self.rebind = local.checkpointMirror != mirror.storeID
     report.reboundCheckpoints = rebind
     let checkpoints = rebind ? CompactDictionary() : local.checkpoints
-    func situation(_ key: RecordKey) -> KeySituation {
-      KeySituation(
-        key: key, localRows: local.rows(for: key), localTombstone: local.tombstones[key],
+    func situation(_ candidate: Candidate) -> KeySituation {
+      let key = candidate.key
+      return KeySituation(
+        key: key, localRows: candidate.rows(in: local), localTombstone: local.tombstones[key],
         mirror: mirror.side(for: key), checkpoint: checkpoints[key],
         versions: mirror.versions[key] ?? [:])
     }
-    let candidates: [RecordKey]
+    let candidates: [Candidate]
     if let keys {
-      candidates = keys.sorted()
+      candidates = keys.sorted().map { Candidate(key: $0) }
     } else {
       let (pending, agreed, deleted) = Self.keysNeedingADecision(
         local: local, mirror: mirror, checkpoints: checkpoints, openConflicts: openConflicts,
         diagnostics: diagnostics
       ) { key in
-        DecisionTable.decide(situation(key), rules: rules).effects.allSatisfy {
+        DecisionTable.decide(situation(Candidate(key: key)), rules: rules).effects.allSatisfy {
           $0 == .settleConflicts
         }
       }
@@ -124,11 +154,13 @@ struct Plan {
     }
     // Records left to decide are, nearly all, records that need something.
     decided.reserveCapacity(candidates.count)
-    for key in candidates {
-      let current = situation(key)
+    for candidate in candidates {
+      let current = situation(candidate)
       let decision = DecisionTable.decide(current, rules: rules)
-      if !decision.effects.isEmpty { add(decision, of: current) }
-      if decision.row != .duplicate && diagnostics[key] != nil { staleDiagnostics.append(key) }
+      if !decision.effects.isEmpty { add(decision, of: current, candidate) }
+      if decision.row != .duplicate && diagnostics[candidate.key] != nil {
+        staleDiagnostics.append(candidate.key)
+      }
       report.examined += 1
       report.rows[decision.row, default: 0] += 1
     }
@@ -139,7 +171,9 @@ struct Plan {
   }
 
   /// Keeps what writing `decision` needs.
-  private mutating func add(_ decision: Decision, of situation: KeySituation) {
+  private mutating func add(
+    _ decision: Decision, of situation: KeySituation, _ candidate: Candidate
+  ) {
     let row = situation.localRows.count == 1 ? situation.localRows[0] : nil
     // Settling changes nothing without an open conflict, unless the decision records one.
     let settles =
@@ -176,7 +210,7 @@ struct Plan {
     }
     decided.append(
       Decided(
-        key: situation.key, row: decision.row, effectsEnd: localEffects.count,
+        candidate: candidate, row: decision.row, effectsEnd: localEffects.count,
         localWrite: localWrite))
   }
 
@@ -202,7 +236,7 @@ struct Plan {
   /// The local rows the decisions of `batch` read (every row carrying each key), from the
   /// content they were decided on.
   static func rowsRead(by batch: ArraySlice<Decided>, in local: LocalContent) -> [StoredRow] {
-    batch.flatMap { local.rows(for: $0.key) }
+    batch.flatMap { $0.candidate.rows(in: local) }
   }
 
   /// The mirror versions the decisions of `batch` read, from the content they were decided

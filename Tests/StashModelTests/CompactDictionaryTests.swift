@@ -128,6 +128,49 @@ import Testing
     #expect(table.bucketCount == 262_144)
     #expect((0..<100_000).allSatisfy { table[$0] == $0 })
   }
+
+  /// Counts how often keys are hashed.
+  final class HashCount {
+    var count = 0
+  }
+
+  /// A key that counts its hashing.
+  struct CountedKey: Hashable {
+    let number: Int
+    let hashes: HashCount
+
+    func hash(into hasher: inout Hasher) {
+      hashes.count += 1
+      hasher.combine(number)
+    }
+
+    static func == (lhs: CountedKey, rhs: CountedKey) -> Bool { lhs.number == rhs.number }
+  }
+
+  /// An empty table answers a lookup or a removal without hashing the key (issue 26, item 5:
+  /// a first sync asks the empty mirror's and checkpoints' tables about each of its records,
+  /// and each question hashed the key).
+  @Test func anEmptyTableAnswersWithoutHashing() {
+    let hashes = HashCount()
+    let key = CountedKey(number: 7, hashes: hashes)
+    var table = CompactDictionary<CountedKey, Int>()
+    func ask() {
+      #expect(table[key] == nil)
+      #expect(table.position(of: key) == nil)
+      #expect(!table.keys.contains(key))
+      #expect(table.removeValue(forKey: key) == nil)
+      table[key] = nil
+    }
+    ask()
+    #expect(hashes.count == 0, "a new table")
+    table[key] = 1
+    table.removeAll()
+    ask()
+    #expect(hashes.count == 1, "a table emptied: only the insertion hashed the key")
+    table[CountedKey(number: 8, hashes: hashes)] = 2
+    #expect(table[key] == nil && table[CountedKey(number: 8, hashes: hashes)] == 2)
+    #expect(hashes.count > 2, "a table with an entry hashes to find it")
+  }
 }
 
 /// `CompactSet` holds a mirror's pending versions: it must answer as a `Set` does, and give its

@@ -60,7 +60,7 @@ public struct CompactDictionary<Key: Hashable, Value> {
   @inlinable
   public subscript(key: Key) -> Value? {
     get {
-      guard let position = find(key, hash: Self.hash(key)).entry else { return nil }
+      guard let position = position(of: key) else { return nil }
       return entries[position].value
     }
     set {
@@ -79,7 +79,9 @@ public struct CompactDictionary<Key: Hashable, Value> {
   /// an entry is removed; `nil` when `key` has no value.
   @inlinable
   public func position(of key: Key) -> Int? {
-    find(key, hash: Self.hash(key)).entry
+    // An empty table answers without hashing the key (a first sync asks the empty mirror and
+    // checkpoints about each of its records).
+    buckets.isEmpty ? nil : find(key, hash: Self.hash(key)).entry
   }
 
   /// What `body` reads of the value of the entry at `position` (``position(of:)``), read where
@@ -125,6 +127,7 @@ public struct CompactDictionary<Key: Hashable, Value> {
   @inlinable
   @discardableResult
   public mutating func removeValue(forKey key: Key) -> Value? {
+    guard !buckets.isEmpty else { return nil }
     let found = find(key, hash: Self.hash(key))
     guard let position = found.entry else { return nil }
     emptyBucket(found.bucket)
@@ -181,7 +184,7 @@ public struct CompactDictionary<Key: Hashable, Value> {
     /// Whether the dictionary holds `key` (a lookup, not a walk).
     @inlinable
     public func contains(_ key: Key) -> Bool {
-      base.find(key, hash: CompactDictionary.hash(key)).entry != nil
+      base.position(of: key) != nil
     }
   }
 
