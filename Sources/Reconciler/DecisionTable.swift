@@ -63,6 +63,12 @@ public enum DecisionTable {
     default:
       break
     }
+    if let decision = oneSideOnly(situation) {
+      assert(
+        decision == GraphDecision(situation, rules: rules).decide(),
+        "the graph decides \(situation.key) otherwise")
+      return decision
+    }
     return GraphDecision(situation, rules: rules).decide()
   }
 
