@@ -33,11 +33,10 @@ public final class MirrorStore: Sendable {
   let savedIndexWrites = Mutex(0)
   /// Versions this process saved whose hash and id it computed, or checked, from these very
   /// snapshots in this run (``MirrorTransaction/checkedIdentities``), as saved, until the next
-  /// ``verify(_:)``: it checks only their records' models (see ``UntrustedVersion``). An array
-  /// without room to spare: a first sync's pass notes every version it writes, and the
-  /// export that checks them follows the local store's write. `modelChecked`: its record was
-  /// checked against its model too (an import's), and is not again.
-  let checkedIdentities = Mutex<[(version: MirrorVersion, modelChecked: Bool)]>([])
+  /// ``verify(_:)``: it checks only their records' models (see ``UntrustedVersion``). Each
+  /// save's changes are kept as they are, not copied out: a first sync's pass notes every
+  /// version it writes, and the export that checks them follows the local store's write.
+  let checkedIdentities = Mutex<[SavedIdentities]>([])
 
   private init(
     file: LogStore<MirrorContent>, droppedTail: TailReport?, indexUse: IndexUse,

@@ -99,17 +99,28 @@ extension MirrorStore {
   func noteCheckedIdentities(
     _ indexes: [(index: Int, modelChecked: Bool)], in changes: [MirrorChange]
   ) {
-    checkedIdentities.withLock { checked in
-      // Room for exactly these when nothing waits (a pass's one save), else twice as much.
-      let needed = checked.count + indexes.count
-      if checked.capacity < needed {
-        checked.reserveCapacity(checked.isEmpty ? needed : max(needed, 2 * checked.count))
-      }
-      for (index, modelChecked) in indexes {
-        guard case .addVersion(let version, _) = changes[index] else { continue }
-        checked.append((version, modelChecked))
-      }
-    }
+    checkedIdentities.withLock { $0.append(SavedIdentities(changes: changes, indexes: indexes)) }
+  }
+}
+
+/// The versions one save wrote whose identity this process computed or checked: the save's
+/// changes, shared (a first sync's million versions were copied out of them one by one), and
+/// where those versions are among them, with whether each record was checked against its
+/// model too (an import's is, and is not again).
+struct SavedIdentities: Sendable {
+  let changes: [MirrorChange]
+  let indexes: [(index: Int, modelChecked: Bool)]
+
+  /// The version at `entry` of ``indexes``, as saved.
+  func version(at entry: Int) -> MirrorVersion? {
+    guard case .addVersion(let version, _) = changes[indexes[entry].index] else { return nil }
+    return version
+  }
+
+  /// The id of the version at `entry` of ``indexes``.
+  func id(at entry: Int) -> VersionID? {
+    guard case .addVersion(let version, _) = changes[indexes[entry].index] else { return nil }
+    return version.id
   }
 }
 
@@ -120,16 +131,22 @@ public struct VersionCheck: Sendable {
   private let path: String
   /// The versions this process saved with an identity it computed or checked, as saved, and
   /// whether it checked their records against their models too.
-  private let saved: [(version: MirrorVersion, modelChecked: Bool)]
-  /// Where each of ``saved`` is, by its id's hash value (a version whose id shares another's
-  /// hash value is not found, and is checked whole).
+  private let saved: [SavedIdentities]
+  /// Where each of ``saved`` is (its save's place in ``saved`` in the high 32 bits, its entry
+  /// in that save's indexes in the low ones), by its id's hash value (a version whose id
+  /// shares another's hash value is not found, and is checked whole).
   private let positions: [Int: Int]
 
-  init(path: String, saved: [(version: MirrorVersion, modelChecked: Bool)]) {
+  init(path: String, saved: [SavedIdentities]) {
     self.path = path
     self.saved = saved
-    var positions = [Int: Int](minimumCapacity: saved.count)
-    for (index, entry) in saved.enumerated() { positions[entry.version.id.hashValue] = index }
+    var positions = [Int: Int](minimumCapacity: saved.reduce(0) { $0 + $1.indexes.count })
+    for (save, identities) in saved.enumerated() {
+      for entry in identities.indexes.indices {
+        guard let id = identities.id(at: entry) else { continue }
+        positions[id.hashValue] = save << 32 | entry
+      }
+    }
     self.positions = positions
   }
 
@@ -168,9 +185,10 @@ public struct VersionCheck: Sendable {
   /// one read again from the file with other bytes is not), and if so whether its record was
   /// checked against its model then; `nil` when it was not saved so.
   private func saved(_ version: MirrorVersion) -> Bool? {
-    guard let index = positions[version.id.hashValue], saved[index].version == version else {
-      return nil
-    }
-    return saved[index].modelChecked
+    guard let position = positions[version.id.hashValue] else { return nil }
+    let identities = saved[position >> 32]
+    let entry = position & 0xFFFF_FFFF
+    guard identities.version(at: entry) == version else { return nil }
+    return identities.indexes[entry].modelChecked
   }
 }

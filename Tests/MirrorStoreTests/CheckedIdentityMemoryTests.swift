@@ -10,7 +10,7 @@ import Testing
 /// (issue 26, item 4): a first sync's pass notes every version it writes, and they wait
 /// through the local store's write for the export's check. Kept in a dictionary by reference
 /// with room to grow, they cost 4 MB of a 10,000-item first sync's 39.6 MB peak; kept as saved
-/// in an array of their own size, each costs its own size.
+/// (the save's own changes, shared rather than copied out), each costs its own size.
 @Suite(.serialized) struct CheckedIdentityMemoryTests {
   /// Over 3,072, so that a dictionary of them needs 8,192 buckets.
   static let count = 3100
