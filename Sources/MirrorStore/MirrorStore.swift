@@ -155,8 +155,13 @@ public struct MirrorTransaction: Sendable {
   public private(set) var changes: [MirrorChange] = []
   /// The content as it was when the save began (never changed here, so never copied).
   private let content: MirrorContent
-  /// Generations of the versions this transaction added, so later writes build on them.
+  /// Generations of the versions this transaction added, so later writes build on them; it
+  /// holds those of ``changes`` before ``addedIndexed``, and is brought up to date only by a
+  /// write that names parents (a first sync's writes name none, and an import only merges: a
+  /// table of a million versions was built for nothing).
   private var added: [VersionRef: Int64] = [:]
+  /// How many of ``changes`` are in ``added``.
+  private var addedIndexed = 0
   /// Where in ``changes`` the versions added here are whose hash and id this process computed
   /// from their snapshots (``write(_:author:at:)``) or checked against them
   /// (``merge(_:identityChecked:modelChecked:)``), and whether it checked the record against
@@ -214,13 +219,10 @@ public struct MirrorTransaction: Sendable {
     _ writes: [(snapshot: Snapshot, parents: Set<VersionID>, hash: SnapshotHash?, id: VersionID?)],
     author: DeviceID, at time: Timestamp
   ) -> [MirrorVersion] {
-    // Room for many at once (a first sync writes a version of every record in one call):
-    // grown by doubling, the table of generations was hashed again at every doubling. A few
-    // are left to grow as usual (an exact reservation at every call would copy at every call).
-    if writes.count >= 1_024 {
-      changes.reserveCapacity(changes.count + writes.count)
-      added.reserveCapacity(added.count + writes.count)
-    }
+    // Room for many at once (a first sync writes a version of every record in one call); a
+    // few are left to grow as usual (an exact reservation at every call would copy at every
+    // call).
+    if writes.count >= 1_024 { changes.reserveCapacity(changes.count + writes.count) }
     let identities = Parallel.map(count: writes.count) { index in
       let write = writes[index]
       if let hash = write.hash, let id = write.id {
@@ -244,7 +246,11 @@ public struct MirrorTransaction: Sendable {
     author: DeviceID, at time: Timestamp
   ) -> MirrorVersion {
     let key = snapshot.key
-    let addedHere = parents.compactMap { added[VersionRef(key: key, id: $0)] }.max() ?? 0
+    var addedHere: Int64 = 0
+    if !parents.isEmpty {
+      indexAdded()
+      addedHere = parents.compactMap { added[VersionRef(key: key, id: $0)] }.max() ?? 0
+    }
     let generation = max(
       content.nextGeneration(after: parents, of: key), addedHere == .max ? .max : addedHere + 1)
     let version = MirrorVersion(
@@ -313,9 +319,19 @@ public struct MirrorTransaction: Sendable {
       change = .addVersion(stripped, pending: isPending)
     }
     changes.append(change)
-    if case .addVersion(let version, _) = change {
+  }
+
+  /// Brings ``added`` up to date with ``changes``.
+  private mutating func indexAdded() {
+    guard addedIndexed < changes.count else { return }
+    if changes.count - addedIndexed >= 1_024 {
+      added.reserveCapacity(added.count + changes.count - addedIndexed)
+    }
+    for change in changes[addedIndexed...] {
+      guard case .addVersion(let version, _) = change else { continue }
       let ref = version.ref
       added[ref] = max(added[ref] ?? 0, version.generation)
     }
+    addedIndexed = changes.count
   }
 }
