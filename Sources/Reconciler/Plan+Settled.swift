@@ -32,9 +32,8 @@ extension Plan {
       return mirror.leafSnapshot(of: key) == hash && mirror.isLeaf(version, of: key)
     }
     // The keys with a local row, then those with only a tombstone, are each met once, so they
-    // are listed as they come; only the keys absent here, which can come from several tables,
-    // go through a set (a first sync's 100,000 keys went through one, hashed and rehashed as it
-    // grew).
+    // are listed as they come (a first sync's 100,000 keys went through a set, hashed and
+    // rehashed as it grew).
     var pending = [Candidate]()
     var agreed = 0
     var deleted = 0
@@ -58,12 +57,25 @@ extension Plan {
       local.rowsByKey[key] == nil && (local.tombstones.isEmpty || local.tombstones[key] == nil)
     }
     // A key present here with an open conflict or a diagnostic is not settled: it is listed.
-    var absent = Set<RecordKey>()
-    for key in checkpoints.keys where isAbsentHere(key) { absent.insert(key) }
-    for key in mirror.keys where isAbsentHere(key) { absent.insert(key) }
-    for key in openConflicts.keys where isAbsentHere(key) { absent.insert(key) }
-    for key in diagnostics.keys where isAbsentHere(key) { absent.insert(key) }
-    pending.append(contentsOf: absent.map { Candidate(key: $0) })
+    // A key absent here is listed from the first table that names it (each table names a key
+    // once), so no set of them is built: a second device's import names a million, all from
+    // the mirror.
+    for key in checkpoints.keys where isAbsentHere(key) {
+      pending.append(Candidate(key: key))
+    }
+    for key in mirror.keys where isAbsentHere(key) && checkpoints[key] == nil {
+      pending.append(Candidate(key: key))
+    }
+    func namedBefore(_ key: RecordKey) -> Bool {
+      checkpoints[key] != nil || mirror.keys.contains(key)
+    }
+    for key in openConflicts.keys where isAbsentHere(key) && !namedBefore(key) {
+      pending.append(Candidate(key: key))
+    }
+    for key in diagnostics.keys
+    where isAbsentHere(key) && !namedBefore(key) && openConflicts[key] == nil {
+      pending.append(Candidate(key: key))
+    }
     pending.sort { $0.key < $1.key }
     return (pending, agreed, deleted)
   }

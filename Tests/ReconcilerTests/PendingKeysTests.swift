@@ -9,9 +9,10 @@ import Testing
 @testable import Reconciler
 
 /// The records a full pass decides (`Plan.keysNeedingADecision`): the keys with a local row
-/// or tombstone are listed as they are met, and only those absent here go through a set
-/// (issue 26, item 5: a first sync's 100,000 keys went through one). The list must be what
-/// the set gave: every key that is not settled, once, in key order.
+/// or tombstone are listed as they are met, and a key absent here from the first table that
+/// names it, without a set (issue 26, item 5: a first sync's 100,000 keys, and an import's,
+/// went through one). The list must be what the set gave: every key that is not settled,
+/// once, in key order.
 @Suite struct PendingKeysTests {
   @Test func everyUnsettledKeyOnceInOrder() throws {
     try withTemporaryFolder { folder in
@@ -23,22 +24,33 @@ import Testing
       try stores.local.update("the delete") { content, transaction in
         transaction.delete(content.row(for: kept[5].record.key)!, at: epoch)
       }
+      // Records only the mirror holds (another device's, not imported here yet).
+      let mirrorOnly = try (0..<3).map {
+        try stores.editInMirror(.record(tube("theirs \($0)").record)).key
+      }
       let local = stores.local.content
       let mirror = stores.mirror.content
-      // Keys absent here, each named by several tables; a key present here with a diagnostic.
+      // Keys absent here, each named by several tables (the checkpoints, the mirror, open
+      // conflicts, diagnostics); a key present here with a diagnostic.
       let absent = (0..<6).map { _ in RecordKey(model: "item", id: RecordID.make()) }
+      let conflictOnly = RecordKey(model: "item", id: RecordID.make())
       var checkpoints = local.checkpoints
       let hash = edited.record.snapshotHash
-      for key in absent.prefix(4) { checkpoints[key] = Checkpoint(hash: hash, isTombstone: false) }
+      for key in absent.prefix(4) + [mirrorOnly[0]] {
+        checkpoints[key] = Checkpoint(hash: hash, isTombstone: false)
+      }
       var diagnostics = [RecordKey: Diagnostic]()
-      for key in absent.suffix(4) + [kept[9].record.key] {
+      for key in absent.suffix(4) + [kept[9].record.key, mirrorOnly[1], conflictOnly] {
         diagnostics[key] = Diagnostic(key: key, store: .local, rows: 2, noticedAt: epoch)
       }
+      let openConflicts: [RecordKey: [SyncConflict]] = [
+        absent[0]: [], mirrorOnly[1]: [], conflictOnly: [],
+      ]
       let (pending, agreed, deleted) = Plan.keysNeedingADecision(
-        local: local, mirror: mirror, checkpoints: checkpoints, openConflicts: [:],
+        local: local, mirror: mirror, checkpoints: checkpoints, openConflicts: openConflicts,
         diagnostics: diagnostics, tableAgrees: { _ in true })
 
-      var expected = Set(absent)
+      var expected = Set(absent + mirrorOnly + [conflictOnly])
       expected.formUnion([kept[3].record.key, kept[5].record.key, kept[9].record.key])
       #expect(pending.map(\.key) == expected.sorted(), "each key once, in key order")
       #expect(agreed == 37 && deleted == 0)
