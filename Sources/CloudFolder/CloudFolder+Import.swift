@@ -246,6 +246,7 @@ extension CloudFolder {
       ours.append((path, segment))
     }
     try holdBackPartialUnits(&ours, content: content, report: &plan.report)
+    plan.merge.reserveCapacity(ours.reduce(0) { $0 + $1.segment.versions.count })
     // In order, each segment let go of once merged.
     ours.reverse()
     while let (path, segment) = ours.popLast() {
@@ -338,9 +339,17 @@ struct MergeSet {
   private(set) var versions: [MirrorVersion] = []
   /// How many of them the mirror did not know at all.
   private(set) var fresh = 0
-  private var seen = Set<VersionRef>()
+  /// The versions added that the mirror did not know (a second device's import adds a
+  /// million: a `Set` of them took 128 MB, and hashed each again at every doubling).
+  private var seen = CompactSet<VersionRef>()
 
   init(content: MirrorContent) { self.content = content }
+
+  /// Makes room for `count` versions in all, so that adding them grows nothing.
+  mutating func reserveCapacity(_ count: Int) {
+    versions.reserveCapacity(count)
+    seen.reserveCapacity(count)
+  }
 
   /// Whether the mirror, or this set, holds `version` (by id: the same snapshot and parents).
   func knows(_ version: MirrorVersion) -> Bool {
@@ -357,7 +366,7 @@ struct MergeSet {
     {
       return
     }
-    if known == nil, seen.insert(ref).inserted { fresh += 1 }
+    if known == nil, seen.insert(ref) { fresh += 1 }
     versions.append(version)
   }
 }
