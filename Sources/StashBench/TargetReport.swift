@@ -7,7 +7,9 @@ extension TargetBench {
     print("$ stash-bench targets " + CommandLine.arguments.dropFirst(2).joined(separator: " "))
     print(
       "stash-bench targets: \(size) items, default.store \(megabytes(storeBytes)) MB, "
-        + "\(runs) runs (whole-store rows \(wholeStoreRuns)), A and B interleaved, medians "
+        + "\(runs) runs (whole-store rows \(wholeStoreRuns)"
+        + (memoryOnlyRuns == wholeStoreRuns ? "" : ", export and doctor \(memoryOnlyRuns)")
+        + "), A and B interleaved, medians "
         + "(best-worst beside them), process start to exit, nothing flushed")
     print(
       "load average before \(loads(run.loadBefore)), after \(loads(run.loadAfter)); the run "
@@ -103,6 +105,7 @@ extension TargetBench {
     }
     let object: [String: Any] = [
       "items": size, "storeBytes": storeBytes, "runs": runs, "wholeStoreRuns": wholeStoreRuns,
+      "memoryOnlyRuns": memoryOnlyRuns,
       "loadAverage": ["before": run.loadBefore, "after": run.loadAfter],
       "seconds": run.seconds, "scenarios": scenarios,
     ]
