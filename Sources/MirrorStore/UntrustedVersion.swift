@@ -116,12 +116,6 @@ struct SavedIdentities: Sendable {
     guard case .addVersion(let version, _) = changes[indexes[entry].index] else { return nil }
     return version
   }
-
-  /// The id of the version at `entry` of ``indexes``.
-  func id(at entry: Int) -> VersionID? {
-    guard case .addVersion(let version, _) = changes[indexes[entry].index] else { return nil }
-    return version.id
-  }
 }
 
 /// A check of mirror versions before they leave the mirror, possibly in several batches
@@ -143,7 +137,7 @@ public struct VersionCheck: Sendable {
     var positions = [Int: Int](minimumCapacity: saved.reduce(0) { $0 + $1.indexes.count })
     for (save, identities) in saved.enumerated() {
       for entry in identities.indexes.indices {
-        guard let id = identities.id(at: entry) else { continue }
+        guard let id = identities.version(at: entry)?.id else { continue }
         positions[id.hashValue] = save << 32 | entry
       }
     }
