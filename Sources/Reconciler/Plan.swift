@@ -10,9 +10,10 @@ import StashModel
 /// it keeps, per decided record, only what writing it needs: the key, the table row, the
 /// local effects (in one array for the whole pass), and for a decision that writes or removes
 /// the local row, that row and the hash of what it writes. The mirror's copies go straight
-/// into ``mirrorWrites``, in the form the mirror's write takes. What a decision read (the
-/// local rows, the mirror's leaves or versions) stays in the stores' content, where the checks
-/// before the write read it again (``rowsRead(by:in:)``, ``versionsRead(by:in:)``).
+/// into ``mirrorWrites``, in the form the mirror's write takes. The local rows a decision read
+/// are checked while the plan is made, a batch at a time, as they are read (`checkingRows`);
+/// the mirror's leaves or versions stay in the mirror's content, where the check before the
+/// write reads them again (``versionsRead(by:in:)``).
 struct Plan {
   /// A version to write to the mirror: the snapshot, its parents, and its hash when it is the
   /// local row's record: the row's stored hash, which ``Reconciler/reconcile(keys:)`` checks
@@ -103,10 +104,18 @@ struct Plan {
   var report = PassReport()
   let rebind: Bool
 
+  /// Decides the records `keys` names, or every record that may need a decision.
+  ///
+  /// - Parameter checkRows: Called with the local rows the decisions that do something read,
+  ///   every ``checkBatch`` such decisions and once at the end, in the order decided: each row
+  ///   once, while the batch's rows are still in the cache (reading them again after the
+  ///   whole plan was made cost a second lookup of every row, a cache miss each at a million
+  ///   records). Its error ends the plan.
   init(
     local: LocalContent, mirror: MirrorContent, keys: Set<RecordKey>?, now: Timestamp,
-    device: DeviceID, rules: MergeRules = .design
-  ) {
+    device: DeviceID, rules: MergeRules = .design,
+    checkingRows checkRows: ([StoredRow]) throws(LocalStoreError) -> Void = { _ in }
+  ) throws(LocalStoreError) {
     // The plan keeps only what applying needs, never the whole content: a copy alive while the
     // save applies its changes would make the store copy every row (copy-on-write), and a pass
     // over one record would cost as much as a pass over all of them.
@@ -154,16 +163,25 @@ struct Plan {
     }
     // Records left to decide are, nearly all, records that need something.
     decided.reserveCapacity(candidates.count)
+    var rowsRead = [StoredRow]()
     for candidate in candidates {
       let current = situation(candidate)
       let decision = DecisionTable.decide(current, rules: rules)
-      if !decision.effects.isEmpty { add(decision, of: current, candidate) }
+      if !decision.effects.isEmpty {
+        add(decision, of: current, candidate)
+        rowsRead.append(contentsOf: current.localRows)
+        if decided.count % Self.checkBatch == 0 {
+          try checkRows(rowsRead)
+          rowsRead.removeAll(keepingCapacity: true)
+        }
+      }
       if decision.row != .duplicate && diagnostics[candidate.key] != nil {
         staleDiagnostics.append(candidate.key)
       }
       report.examined += 1
       report.rows[decision.row, default: 0] += 1
     }
+    if !rowsRead.isEmpty { try checkRows(rowsRead) }
     decided = decided.trimmed()
     mirrorWrites = mirrorWrites.trimmed()
     localEffects = localEffects.trimmed()
@@ -231,12 +249,6 @@ struct Plan {
     stride(from: 0, to: decided.count, by: Self.checkBatch).map {
       decided[$0..<min($0 + Self.checkBatch, decided.count)]
     }
-  }
-
-  /// The local rows the decisions of `batch` read (every row carrying each key), from the
-  /// content they were decided on.
-  static func rowsRead(by batch: ArraySlice<Decided>, in local: LocalContent) -> [StoredRow] {
-    batch.flatMap { $0.candidate.rows(in: local) }
   }
 
   /// The mirror versions the decisions of `batch` read, from the content they were decided

@@ -64,26 +64,19 @@ public struct Reconciler: Sendable {
           "A pass over every record needs the local store '\(local.path)' read whole; it was "
             + "opened for a few records"))
     }
-    var plan = Plan(
-      local: local.content, mirror: mirror.content, keys: keys, now: clock(),
-      device: local.deviceID, rules: rules)
-    // Opening does not hash every row; a row whose content leaves the store is checked here.
-    do { try checkRowsRead(by: plan) } catch { throw .local(error) }
+    // Opening does not hash every row; a row whose content leaves the store is checked as the
+    // plan reads it, before anything is written.
+    var plan: Plan
+    do {
+      plan = try Plan(
+        local: local.content, mirror: mirror.content, keys: keys, now: clock(),
+        device: local.deviceID, rules: rules, checkingRows: local.verifyHashes(of:))
+    } catch { throw .local(error) }
     // Nor every mirror version: one that may be applied, merged (its ancestors are bases) or
     // copied into a conflict is.
     do { try checkVersionsRead(by: plan) } catch { throw .untrusted(error) }
     try write(&plan)
     return plan.report
-  }
-
-  /// Checks every local row the plan's decisions read against its stored hash, a batch of
-  /// records at a time (the rows are read again from the content they were decided on, which
-  /// the plan does not keep), exactly as one check of them all would.
-  private func checkRowsRead(by plan: Plan) throws(LocalStoreError) {
-    let content = local.content
-    for batch in plan.batches {
-      try local.verifyHashes(of: Plan.rowsRead(by: batch, in: content))
-    }
   }
 
   /// Checks every mirror version the plan's decisions read, a batch of records at a time, as
