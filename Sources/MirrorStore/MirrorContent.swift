@@ -88,6 +88,11 @@ public struct MirrorContent: Sendable {
   /// How many versions there are, kept as they arrive (counting them would cost a walk over
   /// every record after every save).
   public private(set) var versionCount = 0
+  /// The photos the versions this content holds refer to, by digest (the first version to
+  /// name a digest gives its size), kept as versions arrive: a sync asked for them twice (the
+  /// index's summary, the photos to publish again), and each walk over every version read
+  /// each record's storage again, a cache miss each at a million records.
+  private(set) var loadedPhotos: [SHA256Digest: BlobRef] = [:]
   /// Whether this is the whole mirror: `false` for a mirror opened focused on a few records
   /// from its index (``MirrorStore/open(folder:schemas:lock:create:access:compaction:focus:indexPolicy:fileSystem:)``),
   /// which holds every version of ``focusedKeys`` only (and every other field whole).
@@ -188,6 +193,11 @@ public struct MirrorContent: Sendable {
       if merged == known { return false }
     } else {
       versionCount += 1
+      if case .record(let record) = version.snapshot {
+        record.forEachBlob { blob in
+          if loadedPhotos[blob.digest] == nil { loadedPhotos[blob.digest] = blob }
+        }
+      }
     }
     versions[key, default: RecordVersions()].add(merged)
     if merged.isLegacy && hasCycle(through: version.id, of: key) {

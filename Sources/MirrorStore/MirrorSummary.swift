@@ -72,25 +72,6 @@ public struct MirrorSummary: Hashable, Sendable {
 }
 
 extension MirrorContent {
-  /// The photos the versions this content holds refer to, by digest.
-  var loadedPhotos: [SHA256Digest: BlobRef] {
-    var refs = [SHA256Digest: BlobRef]()
-    // Each record's versions read where they are, and of each only the fields that may hold a
-    // photo: copying every record's versions out of the table, and every value of each, was
-    // 2% of a first sync of a million records in reference counting alone (it walks twice).
-    for position in 0..<versions.count {
-      versions.withValue(at: position) { record in
-        record.forEachVersion { version in
-          guard case .record(let record) = version.snapshot else { return }
-          record.forEachBlob { blob in
-            if refs[blob.digest] == nil { refs[blob.digest] = blob }
-          }
-        }
-      }
-    }
-    return refs
-  }
-
   /// How many records have concurrent versions (several leaves) in the whole mirror:
   /// counted over a whole content; for a focused one, from `summary` (its index's, see
   /// ``MirrorStore/indexedSummary()``) for the records it did not load and from the versions

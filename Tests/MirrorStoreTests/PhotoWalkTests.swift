@@ -1,3 +1,5 @@
+import Foundation
+import JSONLines
 import MirrorStore
 import StashBase
 import StashModel
@@ -69,6 +71,75 @@ import Testing
       seen = []
       versions.forEachVersion { seen.append($0.id) }
       #expect(seen.sorted() == versions.values.map(\.id).sorted() && seen.count == index + 1)
+    }
+  }
+
+  /// The photos of every version of every record, by digest: what a walk over them finds.
+  static func walkedPhotos(_ content: MirrorContent) -> [SHA256Digest: BlobRef] {
+    var refs = [SHA256Digest: BlobRef]()
+    for key in content.keys {
+      for version in content.versions[key]!.values {
+        guard case .record(let record) = version.snapshot else { continue }
+        for blob in everyValuesPhotos(record) { refs[blob.digest] = blob }
+      }
+    }
+    return refs
+  }
+
+  /// The mirror keeps its photos as versions arrive (each walk over every version was a cache
+  /// miss per record at a million): they must be those of every version it holds, after new
+  /// versions, a known version arriving again, a tombstone, and when the file is read again.
+  @Test func aMirrorsPhotosAreThoseOfEveryVersionItHolds() throws {
+    try withTemporaryFolder { folder in
+      let schemas = try SchemaRegistry([Self.album])
+      let open = {
+        try MirrorStore.open(
+          folder: folder.path, schemas: schemas, lock: FolderLock(folder: folder.path),
+          create: (Self.device, Self.epoch, nil))
+      }
+      let mirror = try open()
+      #expect(mirror.content.photos(summary: nil).isEmpty)
+      var random = SeededRandom(seed: 8)
+      var written = [MirrorVersion]()
+      for round in 0..<4 {
+        try mirror.update { _, transaction in
+          for index in 0..<25 {
+            let back: FieldValue =
+              Bool.random(using: &random) ? .blob(Self.photo(index % 7 + 100)) : .none
+            let record = try Record(
+              schema: Self.album, id: RecordID.make(),
+              values: [
+                .string("album \(round).\(index)"), .blob(Self.photo(round * 10 + index % 5)),
+                .counter(Counter(base: 1)), back, .none,
+              ])
+            let version = MirrorVersion(
+              snapshot: .record(record), parents: [], generation: 1, author: Self.device,
+              authoredAt: Self.epoch)
+            transaction.merge(version)
+            written.append(version)
+          }
+          // A known version again, with a higher generation: merged, nothing new.
+          let known = written[round]
+          transaction.merge(
+            MirrorVersion(
+              snapshot: known.snapshot, parents: known.parents, generation: 5,
+              author: Self.device, authoredAt: Self.epoch))
+          // A tombstone over one of them: no photo.
+          let gone = written[round * 3]
+          guard case .record(let record) = gone.snapshot else { return }
+          transaction.merge(
+            MirrorVersion(
+              snapshot: .tombstone(Tombstone(deleting: record, at: Self.epoch)),
+              parents: [gone.id],
+              generation: 2, author: Self.device, authoredAt: Self.epoch))
+        }
+        #expect(mirror.content.photos(summary: nil) == Self.walkedPhotos(mirror.content))
+      }
+      #expect(mirror.content.photos(summary: nil).count == 4 * 5 + 7)
+      let reopened = try open()
+      #expect(reopened.content.versionCount == mirror.content.versionCount)
+      #expect(reopened.content.photos(summary: nil) == Self.walkedPhotos(reopened.content))
+      #expect(reopened.content.photos(summary: nil) == mirror.content.photos(summary: nil))
     }
   }
 }
