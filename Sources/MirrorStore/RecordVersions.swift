@@ -107,6 +107,15 @@ public struct RecordVersions: Equatable, Sendable, ExpressibleByDictionaryLitera
     }
   }
 
+  /// How many leaves there are, read without copying any of them.
+  public var leafCount: Int {
+    switch storage {
+    case .none: 0
+    case .one: 1
+    case .many(let graph): graph.leaves.count
+    }
+  }
+
   /// The leaves, in no particular order.
   public var leaves: [MirrorVersion] {
     switch storage {
