@@ -158,15 +158,23 @@ public struct MirrorContent: Sendable {
   public mutating func reserveCapacity(forApplying changes: [MirrorChange]) {
     guard changes.count >= 1_024 else { return }  // a small save: nothing worth it
     var versions = 0
-    var newRecords = 0
     var pending = 0
+    // The versions themselves are not read here unless the mirror holds records already (a
+    // copy of each touched its record, out of the cache by now: 1% of a first sync's samples
+    // at a million records), and then only to look their keys up.
     for change in changes {
-      guard case .addVersion(let version, let isPending) = change else { continue }
+      guard case .addVersion(_, let isPending) = change else { continue }
       versions += 1
       if isPending { pending += 1 }
-      if self.versions[version.key] == nil { newRecords += 1 }
     }
     guard versions >= 1_024 else { return }
+    let newRecords =
+      self.versions.isEmpty
+      ? versions
+      : changes.count { change in
+        guard case .addVersion(let version, _) = change else { return false }
+        return self.versions[version.key] == nil
+      }
     self.versions.reserveCapacity(self.versions.count + newRecords)
     if linesAreKnown { versionLines.reserveCapacity(versionLines.count + versions) }
     if pending > 0 { self.pending.reserveCapacity(self.pending.count + pending) }

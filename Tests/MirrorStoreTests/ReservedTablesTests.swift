@@ -27,6 +27,22 @@ import Testing
       // A second save of as many new records grows each table once more, to what it holds.
       try CheckedIdentityMemoryTests.writeItems(3_100, named: "other", into: mirror)
       #expect(mirror.content.versions.entryCapacity < 6_300)
+      // A save of a new version of each of those records adds no record: no room for one.
+      let before = mirror.content.versions.entryCapacity
+      var edits = [(snapshot: Snapshot, parents: Set<VersionID>)]()
+      for key in mirror.content.keys {
+        let leaf = try #require(mirror.content.side(for: key).winner)
+        guard case .record(let record) = leaf.snapshot else { continue }
+        var item = try Item(record: record)
+        item.quantity += 1
+        edits.append((.record(item.record), [leaf.id]))
+      }
+      try mirror.update { _, transaction in
+        transaction.write(
+          edits, author: CheckedIdentityMemoryTests.device, at: CheckedIdentityMemoryTests.epoch)
+      }
+      #expect(mirror.content.versionCount == 12_400)
+      #expect(mirror.content.versions.entryCapacity == before)
     }
   }
 
