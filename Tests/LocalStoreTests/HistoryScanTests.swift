@@ -158,4 +158,66 @@ import Testing
       #expect(putTables == 1)
     }
   }
+
+  /// A process that opened the store whole and appended only checkpoints (a first sync, after
+  /// the index another process wrote: the CSV import's) carries the section without searching
+  /// the lines it appended: the store's noted lines prove no line the section lists is after
+  /// the index's prefix. Searching a million records' checkpoints read 276 MB again (1% of a
+  /// first sync's samples).
+  @Test func checkpointsAfterAnotherProcesssIndexAreNotSearched() throws {
+    try withTemporaryFolder { folder in
+      try Self.saveItems(in: folder)
+      let earlier = try Self.open(folder, DeferredIndexTests.eager)
+      // Earlier lines the section lists: an edit and a deletion.
+      try earlier.update("an edit and a deletion") { content, transaction in
+        let edited = try #require(content.rows(for: SyncFocusTests.key(3)).first)
+        try transaction.replace(
+          edited.row, with: SyncFocusTests.record(SyncFocusTests.key(3), "Edited"))
+        transaction.delete(try #require(content.rows(for: SyncFocusTests.key(4)).first), at: epoch)
+      }
+      earlier.maintainIndex()
+      #expect(FileManager.default.fileExists(atPath: earlier.indexPath))
+
+      let store = try Self.open(folder, DeferredIndexTests.eager)  // another process
+      let path = folder.path + "/" + LocalStore.fileName
+      let (_, scans) = try historyCensus.counting(path + " scans") {
+        try store.update("the checkpoints") { content, transaction in
+          for number in 0..<300 {
+            let key = SyncFocusTests.key(number)
+            guard let row = content.rows(for: key).first else { continue }
+            transaction.setCheckpoint(key, to: Checkpoint(hash: row.hash, isTombstone: false))
+          }
+        }
+        store.maintainIndex()
+      }
+      #expect(scans == 0)
+      // The section lists what a search of the whole file finds.
+      let keys = [0, 3, 4, 299].map(SyncFocusTests.key)
+      let focused = try Self.open(folder, Self.never, LocalStore.Focus(keys: Set(keys)))
+      #expect(SyncFocusTests.isUsed(focused))
+      let whole = try Self.open(folder, Self.never)
+      for key in keys {
+        let indexed = try focused.log(of: key)
+        let searched = try whole.log(of: key)
+        #expect(indexed.entries.count == searched.entries.count)
+        #expect(indexed.entries.map(\.record) == searched.entries.map(\.record))
+        #expect(indexed.entries.map(\.tombstone) == searched.entries.map(\.tombstone))
+      }
+
+      // A put after the index's prefix is still found: the section is searched then.
+      let later = try Self.open(folder, DeferredIndexTests.eager)
+      let (_, searched) = try historyCensus.counting(path + " scans") {
+        try later.update("another edit") { content, transaction in
+          let edited = try #require(content.rows(for: SyncFocusTests.key(5)).first)
+          try transaction.replace(
+            edited.row, with: SyncFocusTests.record(SyncFocusTests.key(5), "Edited again"))
+        }
+        later.maintainIndex()
+      }
+      #expect(searched == 1)
+      let key = SyncFocusTests.key(5)
+      let refocused = try Self.open(folder, Self.never, LocalStore.Focus(keys: [key]))
+      #expect(try refocused.log(of: key).entries.count == 2)
+    }
+  }
 }
