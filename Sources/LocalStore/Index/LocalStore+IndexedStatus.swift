@@ -116,9 +116,14 @@ extension LocalStore {
   /// far as this store knows (the checkpoints taken as bound to the mirror in use).
   package static func unsentKeys(of content: LocalContent) -> [RecordKey] {
     var keys = [RecordKey]()
-    for key in content.rowsByKey.keys
-    where stateHash(of: key, in: content) != content.checkpoints[key]?.hash {
-      keys.append(key)
+    // Each key's rows are read at its place in the table, not found again by key (a hash and
+    // a probe per record, at a first sync of a million records).
+    for position in 0..<content.rowsByKey.count {
+      let key = content.rowsByKey.keys[position]
+      let first = content.rowsByKey.withValue(at: position) { $0.min() }
+      if stateHash(of: key, firstRow: first, in: content) != content.checkpoints[key]?.hash {
+        keys.append(key)
+      }
     }
     for (key, tombstone) in content.tombstones
     where content.rowsByKey[key] == nil && tombstone.hash != content.checkpoints[key]?.hash {
@@ -130,10 +135,14 @@ extension LocalStore {
   /// A record's state as the digest takes it: its first row's hash (in row order), else its
   /// tombstone's; `nil` when it has neither.
   package static func stateHash(of key: RecordKey, in content: LocalContent) -> SnapshotHash? {
-    if let first = content.rowsByKey[key]?.min(), let row = content.rows[first] {
-      return row.hash
-    }
-    return content.tombstones[key]?.hash
+    stateHash(of: key, firstRow: content.rowsByKey[key]?.min(), in: content)
+  }
+
+  /// ``stateHash(of:in:)`` given the record's first row (in row order), if it has one.
+  private static func stateHash(
+    of key: RecordKey, firstRow: RowID?, in content: LocalContent
+  ) -> SnapshotHash? {
+    firstRow.flatMap { content.rows[$0]?.hash } ?? content.tombstones[key]?.hash
   }
 
   /// The records the file's lines after the index's prefix touched (a row put or removed, a
