@@ -10,10 +10,9 @@ import StashModel
 /// it keeps, per decided record, only what writing it needs: the key, the table row, the
 /// local effects (in one array for the whole pass), and for a decision that writes or removes
 /// the local row, that row and the hash of what it writes. The mirror's copies go straight
-/// into ``mirrorWrites``, in the form the mirror's write takes. The local rows a decision read
-/// are checked while the plan is made, a batch at a time, as they are read (`checkingRows`);
-/// the mirror's leaves or versions stay in the mirror's content, where the check before the
-/// write reads them again (``versionsRead(by:in:)``).
+/// into ``mirrorWrites``, in the form the mirror's write takes. What a decision read (the
+/// local rows, the mirror's leaves or versions) is checked while the plan is made, a batch at
+/// a time, as it is read (`checking`), and not kept.
 struct Plan {
   /// A version to write to the mirror: the snapshot, its parents, and its hash when it is the
   /// local row's record: the row's stored hash, which ``Reconciler/reconcile(keys:)`` checks
@@ -106,16 +105,17 @@ struct Plan {
 
   /// Decides the records `keys` names, or every record that may need a decision.
   ///
-  /// - Parameter checkRows: Called with the local rows the decisions that do something read,
-  ///   every ``checkBatch`` such decisions and once at the end, in the order decided: each row
-  ///   once, while the batch's rows are still in the cache (reading them again after the
-  ///   whole plan was made cost a second lookup of every row, a cache miss each at a million
-  ///   records). Its error ends the plan.
+  /// - Parameter check: Called with the local rows and the mirror versions the decisions
+  ///   that do something read (``versionsRead(by:in:)``), every ``checkBatch`` such
+  ///   decisions and once at the end, in the order decided: each once, while they are still
+  ///   in the cache (reading them again after the whole plan was made cost a second lookup of
+  ///   every row or version, a cache miss each at a million records). Its error ends the plan.
   init(
     local: LocalContent, mirror: MirrorContent, keys: Set<RecordKey>?, now: Timestamp,
     device: DeviceID, rules: MergeRules = .design,
-    checkingRows checkRows: ([StoredRow]) throws(LocalStoreError) -> Void = { _ in }
-  ) throws(LocalStoreError) {
+    checking check: (_ rows: [StoredRow], _ versions: [MirrorVersion]) throws(ReconcileError)
+      -> Void = { _, _ in }
+  ) throws(ReconcileError) {
     // The plan keeps only what applying needs, never the whole content: a copy alive while the
     // save applies its changes would make the store copy every row (copy-on-write), and a pass
     // over one record would cost as much as a pass over all of them.
@@ -164,15 +164,18 @@ struct Plan {
     // Records left to decide are, nearly all, records that need something.
     decided.reserveCapacity(candidates.count)
     var rowsRead = [StoredRow]()
+    var versionsRead = [MirrorVersion]()
     for candidate in candidates {
       let current = situation(candidate)
       let decision = DecisionTable.decide(current, rules: rules)
       if !decision.effects.isEmpty {
         add(decision, of: current, candidate)
         rowsRead.append(contentsOf: current.localRows)
+        versionsRead.append(contentsOf: Self.versionsRead(by: decision.row, in: current))
         if decided.count % Self.checkBatch == 0 {
-          try checkRows(rowsRead)
+          try check(rowsRead, versionsRead)
           rowsRead.removeAll(keepingCapacity: true)
+          versionsRead.removeAll(keepingCapacity: true)
         }
       }
       if decision.row != .duplicate && diagnostics[candidate.key] != nil {
@@ -181,7 +184,7 @@ struct Plan {
       report.examined += 1
       report.rows[decision.row, default: 0] += 1
     }
-    if !rowsRead.isEmpty { try checkRows(rowsRead) }
+    if !rowsRead.isEmpty || !versionsRead.isEmpty { try check(rowsRead, versionsRead) }
     decided = decided.trimmed()
     mirrorWrites = mirrorWrites.trimmed()
     localEffects = localEffects.trimmed()
@@ -244,27 +247,16 @@ struct Plan {
     localWrites = []
   }
 
-  /// The decided records, a batch of ``checkBatch`` at a time.
-  var batches: [ArraySlice<Decided>] {
-    stride(from: 0, to: decided.count, by: Self.checkBatch).map {
-      decided[$0..<min($0 + Self.checkBatch, decided.count)]
-    }
-  }
-
-  /// The mirror versions the decisions of `batch` read, from the content they were decided
-  /// on: the leaves, and every version of the record when it merged leaves or found them in
-  /// conflict (their ancestors are the merge's bases).
-  static func versionsRead(
-    by batch: ArraySlice<Decided>, in mirror: MirrorContent
-  ) -> [MirrorVersion] {
-    batch.flatMap { decided -> [MirrorVersion] in
-      switch decided.row {
-      case .merged, .concurrentVersions, .bothEdited, .deletedHereEditedThere,
-        .editedHereDeletedThere:
-        Array((mirror.versions[decided.key] ?? [:]).values)
-      default:
-        mirror.side(for: decided.key).leaves
-      }
+  /// The mirror versions a decision of `row` read in `situation`: the leaves, and every
+  /// version of the record when it merged leaves or found them in conflict (their ancestors
+  /// are the merge's bases).
+  static func versionsRead(by row: TableRow, in situation: KeySituation) -> [MirrorVersion] {
+    switch row {
+    case .merged, .concurrentVersions, .bothEdited, .deletedHereEditedThere,
+      .editedHereDeletedThere:
+      situation.versions.values
+    default:
+      situation.mirror.leaves
     }
   }
 

@@ -64,29 +64,23 @@ public struct Reconciler: Sendable {
           "A pass over every record needs the local store '\(local.path)' read whole; it was "
             + "opened for a few records"))
     }
-    // Opening does not hash every row; a row whose content leaves the store is checked as the
-    // plan reads it, before anything is written.
-    var plan: Plan
-    do {
-      plan = try Plan(
-        local: local.content, mirror: mirror.content, keys: keys, now: clock(),
-        device: local.deviceID, rules: rules, checkingRows: local.verifyHashes(of:))
-    } catch { throw .local(error) }
-    // Nor every mirror version: one that may be applied, merged (its ancestors are bases) or
-    // copied into a conflict is.
-    do { try checkVersionsRead(by: plan) } catch { throw .untrusted(error) }
+    // Opening hashes neither every row nor every mirror version: a row whose content leaves
+    // the store, and a version that may be applied, merged (its ancestors are bases) or copied
+    // into a conflict, are checked as the plan reads them, before anything is written.
+    let versionCheck = mirror.versionCheck()
+    var plan = try Plan(
+      local: local.content, mirror: mirror.content, keys: keys, now: clock(),
+      device: local.deviceID, rules: rules
+    ) { [local] (rows, versions) throws(ReconcileError) in
+      do throws(LocalStoreError) { try local.verifyHashes(of: rows) } catch { throw .local(error) }
+      do throws(UntrustedVersion) {
+        try versionCheck.verify(versions)
+      } catch {
+        throw .untrusted(error)
+      }
+    }
     try write(&plan)
     return plan.report
-  }
-
-  /// Checks every mirror version the plan's decisions read, a batch of records at a time, as
-  /// one ``MirrorStore/verify(_:)`` of them all would.
-  private func checkVersionsRead(by plan: Plan) throws(UntrustedVersion) {
-    let content = mirror.content
-    let check = mirror.versionCheck()
-    for batch in plan.batches {
-      try check.verify(Plan.versionsRead(by: batch, in: content))
-    }
   }
 
   /// Writes a plan: the mirror first, then the local store; the mirror is rolled back if the
