@@ -88,10 +88,8 @@ public struct MirrorContent: Sendable {
   /// How many versions there are, kept as they arrive (counting them would cost a walk over
   /// every record after every save).
   public private(set) var versionCount = 0
-  /// The photos the versions this content holds refer to, by digest (the first version to
-  /// name a digest gives its size), kept as versions arrive: a sync asked for them twice (the
-  /// index's summary, the photos to publish again), and each walk over every version read
-  /// each record's storage again, a cache miss each at a million records.
+  /// The photos the versions hold, by digest (the first to name one gives its size), kept as
+  /// versions arrive: walking every version for them was a cache miss per record.
   private(set) var loadedPhotos: [SHA256Digest: BlobRef] = [:]
   /// Whether this is the whole mirror: `false` for a mirror opened focused on a few records
   /// from its index (``MirrorStore/open(folder:schemas:lock:create:access:compaction:focus:indexPolicy:fileSystem:)``),
@@ -159,9 +157,8 @@ public struct MirrorContent: Sendable {
     guard changes.count >= 1_024 else { return }  // a small save: nothing worth it
     var versions = 0
     var pending = 0
-    // The versions themselves are not read here unless the mirror holds records already (a
-    // copy of each touched its record, out of the cache by now: 1% of a first sync's samples
-    // at a million records), and then only to look their keys up.
+    // The versions are read (a copy of each touches its record, out of the cache by now) only
+    // when the mirror holds records, to look their keys up.
     for change in changes {
       guard case .addVersion(_, let isPending) = change else { continue }
       versions += 1

@@ -40,11 +40,7 @@ extension LocalStore {
         {
           known.end = index.prefix.end
           known.inode = index.prefix.inode
-          // Another process wrote it (a first sync reads the store whole after the CSV
-          // import's index): when the lines this content noted show that none its history
-          // section lists is after the index's prefix (a sync appends only checkpoints), the
-          // section is carried as it is, as for an index this store wrote, instead of
-          // searching the lines after the prefix (276 MB at a first sync of a million).
+          // Another process's index: its section is carried unsearched if no line is past it.
           if content.listsNoHistoryLine(from: index.prefix.end) {
             known.historyLines = content.historyLines
           }
@@ -390,10 +386,8 @@ struct IndexState: Sendable {
   var loaded: LocalIndex?
   /// Whether the index on disk was looked at (a store opened without a focus has not).
   var checked: Bool
-  /// How many lines the history section lists (``LocalContent/historyLines``) the content
-  /// had applied when the index at `end` was built by this store, or, for one another process
-  /// wrote, when this store found that none of the lines it noted is after that index's
-  /// prefix (``LocalContent/listsNoHistoryLine(from:)``); `nil` otherwise.
+  /// How many lines the history section lists the content had applied when this store built
+  /// the index at `end`, or found none past another's (``LocalContent/listsNoHistoryLine(from:)``).
   var historyLines: Int? = nil
 }
 
