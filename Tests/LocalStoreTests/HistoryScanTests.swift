@@ -21,6 +21,28 @@ import Testing
       focus: focus, index: index)
   }
 
+  /// Checks that the index's history section lists, for the items numbered `numbers`, what a
+  /// search of the whole file finds: a store opened through it gives each item's history as
+  /// one read whole does.
+  static func expectSectionListsWhatASearchFinds(
+    in folder: URL, of numbers: [Int], sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let keys = numbers.map(SyncFocusTests.key)
+    let focused = try open(folder, never, LocalStore.Focus(keys: Set(keys)))
+    #expect(SyncFocusTests.isUsed(focused), sourceLocation: sourceLocation)
+    let whole = try open(folder, never)
+    for key in keys {
+      let indexed = try focused.log(of: key).entries
+      let searched = try whole.log(of: key).entries
+      #expect(indexed.count == searched.count, sourceLocation: sourceLocation)
+      #expect(indexed.map(\.record) == searched.map(\.record), sourceLocation: sourceLocation)
+      #expect(
+        indexed.map(\.tombstone) == searched.map(\.tombstone), sourceLocation: sourceLocation)
+      #expect(
+        indexed.map(\.sequence) == searched.map(\.sequence), sourceLocation: sourceLocation)
+    }
+  }
+
   /// No index is ever written (the store stays below its rows).
   static let never = LocalStore.IndexPolicy(minimumRows: 1 << 30)
 
@@ -95,19 +117,7 @@ import Testing
       // before stop 37, 80 before stop 38).
       #expect(scans == 0)
       #expect(decoded == 0)
-      // The section lists what a search of the whole file finds.
-      let keys = [0, 1, 49, 50, 100, 109, 299].map(SyncFocusTests.key)
-      let focused = try Self.open(folder, Self.never, LocalStore.Focus(keys: Set(keys)))
-      #expect(SyncFocusTests.isUsed(focused))
-      let whole = try Self.open(folder, Self.never)
-      for key in keys {
-        let indexed = try focused.log(of: key)
-        let searched = try whole.log(of: key)
-        #expect(indexed.entries.count == searched.entries.count)
-        #expect(indexed.entries.map(\.record) == searched.entries.map(\.record))
-        #expect(indexed.entries.map(\.tombstone) == searched.entries.map(\.tombstone))
-        #expect(indexed.entries.map(\.sequence) == searched.entries.map(\.sequence))
-      }
+      try Self.expectSectionListsWhatASearchFinds(in: folder, of: [0, 1, 49, 50, 100, 109, 299])
     }
   }
 
@@ -191,18 +201,7 @@ import Testing
         store.maintainIndex()
       }
       #expect(scans == 0)
-      // The section lists what a search of the whole file finds.
-      let keys = [0, 3, 4, 299].map(SyncFocusTests.key)
-      let focused = try Self.open(folder, Self.never, LocalStore.Focus(keys: Set(keys)))
-      #expect(SyncFocusTests.isUsed(focused))
-      let whole = try Self.open(folder, Self.never)
-      for key in keys {
-        let indexed = try focused.log(of: key)
-        let searched = try whole.log(of: key)
-        #expect(indexed.entries.count == searched.entries.count)
-        #expect(indexed.entries.map(\.record) == searched.entries.map(\.record))
-        #expect(indexed.entries.map(\.tombstone) == searched.entries.map(\.tombstone))
-      }
+      try Self.expectSectionListsWhatASearchFinds(in: folder, of: [0, 3, 4, 299])
 
       // A put after the index's prefix is still found: the section is searched then.
       let later = try Self.open(folder, DeferredIndexTests.eager)
