@@ -109,13 +109,19 @@ extension LocalContent {
     if earlierHistory.count > rows.count + 1_024 { stopTrackingHistory() }
   }
 
+  /// Whether the live rows' current lines and ``earlierHistory`` are every line the index's
+  /// history section lists: every put, removal, tombstone and conflict this whole content
+  /// applied (``historyLines``) is one of them, so the file need not be searched for them.
+  var notedEveryHistoryLine: Bool {
+    isComplete && linesAreKnown && historyIsTracked && damagedRows.isEmpty
+      && historyLines == rowLines.count + earlierHistory.count
+  }
+
   /// Whether no line the index's history section lists is at or after `end` in the file:
   /// known only for a whole content that noted every such line it applied (they are then the
   /// live rows' current lines and ``earlierHistory``); `false` when it did not.
   func listsNoHistoryLine(from end: Int64) -> Bool {
-    guard isComplete, linesAreKnown, historyIsTracked, damagedRows.isEmpty,
-      historyLines == rowLines.count + earlierHistory.count
-    else { return false }
+    guard notedEveryHistoryLine else { return false }
     for span in rowLines.values where span.offset >= end { return false }
     return !earlierHistory.contains { $0.span.offset >= end }
   }

@@ -79,16 +79,6 @@ public struct RecordVersions: Equatable, Sendable, ExpressibleByDictionaryLitera
     }
   }
 
-  /// Calls `body` with every version, in no particular order, where it is held: no list of
-  /// them is made and none is copied (a walk over a whole mirror visits a million).
-  public func forEachVersion(_ body: (borrowing MirrorVersion) throws -> Void) rethrows {
-    switch storage {
-    case .none: return
-    case .one(let version): try body(version)
-    case .many(let graph): for version in graph.byID.values { try body(version) }
-    }
-  }
-
   /// Every version's id.
   public var keys: Set<VersionID> {
     switch storage {

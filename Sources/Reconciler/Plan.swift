@@ -77,7 +77,7 @@ struct Plan {
     let hash: SnapshotHash?
   }
 
-  /// How many decided records the checks before the write read at once.
+  /// How many decided records a plan checks what it read of at once, while it decides.
   static let checkBatch = 4096
 
   let now: Timestamp

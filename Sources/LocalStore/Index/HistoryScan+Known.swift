@@ -48,11 +48,8 @@ extension HistoryScan {
     /// and conflict the content applied (``LocalContent/historyLines``) is one of them, so no
     /// search of the file is needed.
     var areEveryLine: Bool {
-      guard let content, content.isComplete, content.damagedRows.isEmpty,
-        content.historyIsTracked
-      else { return false }
+      guard let content, content.notedEveryHistoryLine else { return false }
       return byOffset.count == content.rowLines.count
-        && content.historyLines == byOffset.count + content.earlierHistory.count
     }
 
     /// The scan of the whole file these lines and the content's earlier ones are, when they
